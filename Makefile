@@ -1,0 +1,75 @@
+# Entry points for the Crusade tracker. Start with `make run` (try it) and `make test` (check it).
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+RUFF := $(VENV)/bin/ruff
+PYTEST := $(PY) -m pytest
+# Our own Django apps. Named explicitly: makemigrations skips an app with no migrations/ yet.
+APPS := campaign
+
+# Production-like environment for `check --deploy`. The key only exists for this check.
+DEPLOY_ENV := DEBUG=0 \
+	SECRET_KEY=deploy-check-only-lczjHJ0JZT5ZcvjCZ_YxT8af0iGghcCEgvMIlDeXryfXFSB3oARzlNEQCnvDiXLc \
+	ALLOWED_HOSTS=example.org \
+	DATABASE_URL=sqlite:////tmp/x.sqlite3
+
+.PHONY: help venv run test system-deps lint checks migrations-check test-sqlite \
+	test-postgresql bench format serve clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+
+venv: $(VENV)/.installed ## Create .venv and install the pinned requirements
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+run: venv ## Migrate, load the demo campaign, print the logins, serve on 127.0.0.1:8000
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: venv system-deps lint checks migrations-check test-sqlite test-postgresql ## Everything CI runs
+	@echo "make test: all green"
+
+system-deps: ## Install PostgreSQL and Chromium with apt if they are missing
+	.ci/system-deps
+
+lint: venv ## ruff lint and format check
+	$(RUFF) check .
+	$(RUFF) format --check .
+
+checks: venv ## Django system checks, including --deploy under production settings
+	$(PY) manage.py check
+	$(DEPLOY_ENV) $(PY) manage.py check --deploy --fail-level WARNING
+
+migrations-check: venv ## Fail if a model change has no migration
+	$(PY) manage.py makemigrations --check --dry-run $(APPS)
+
+test-sqlite: venv ## Test suite on in-memory SQLite, browser tests included
+	$(PYTEST) -m "not postgresql"
+
+test-postgresql: venv ## Test suite on a throwaway PostgreSQL cluster, browser tests left out
+	@url="$$(.ci/postgres start)"; \
+	trap '.ci/postgres stop' EXIT; \
+	DATABASE_URL="$$url" $(PYTEST) -m "not browser"
+
+bench: venv ## Run the benchmarks
+	$(PY) manage.py bench
+
+format: venv ## Reformat and apply safe lint fixes
+	$(RUFF) format .
+	$(RUFF) check --fix .
+
+serve: venv ## Production-style: collectstatic, then gunicorn on 127.0.0.1:8000 (settings from env)
+	$(PY) manage.py collectstatic --noinput
+	$(VENV)/bin/gunicorn campaign.wsgi --bind 127.0.0.1:8000 --workers 2
+
+clean: ## Remove the venv, collected static files and caches (keeps db.sqlite3 and media/)
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,75 @@
+"""The Order of Battle's resources: Supply Limit and Requisition points (R1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._checks import require_non_negative
+from .errors import RuleError
+
+RP_PER_BATTLE = 1
+"""R1.5: RP every force gains after each battle, win, lose or draw."""
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """Numbers a campaign organiser may change (R1.2, R1.5, R6.1)."""
+
+    starting_supply_limit: int = 1000
+    starting_rp: int = 5
+    rp_cap: int = 10
+    supply_limit_increase: int = 200
+
+    def __post_init__(self) -> None:
+        require_non_negative(
+            starting_supply_limit=self.starting_supply_limit,
+            starting_rp=self.starting_rp,
+            rp_cap=self.rp_cap,
+            supply_limit_increase=self.supply_limit_increase,
+        )
+        if self.starting_rp > self.rp_cap:
+            raise ValueError("starting_rp cannot be above rp_cap")
+
+
+DEFAULT_HOUSE_RULES = HouseRules()
+
+
+def add_rp(rp: int, gained: int, *, cap: int) -> int:
+    """R1.5: RP after gaining ``gained``; anything above ``cap`` is lost.
+
+    RP already above the cap (the organiser lowered it) is never taken away.
+    """
+    require_non_negative(rp=rp, gained=gained, cap=cap)
+    return max(rp, min(rp + gained, cap))
+
+
+def supply_refusal(*, supply_used: int, supply_limit: int, extra_points: int) -> str | None:
+    """R1.3: why adding ``extra_points`` would break the Supply Limit, or None if it fits.
+
+    A change that adds no points (``extra_points <= 0``) is never refused.
+    """
+    require_non_negative(supply_used=supply_used, supply_limit=supply_limit)
+    if extra_points <= 0 or supply_used + extra_points <= supply_limit:
+        return None
+    free = max(0, supply_limit - supply_used)
+    return (
+        f"That needs {extra_points} more points, but only {free} of your "
+        f"{supply_limit}-point Supply Limit are free ({supply_used} used)."
+    )
+
+
+def check_supply(*, supply_used: int, supply_limit: int, extra_points: int) -> None:
+    """R1.3: raise RuleError if ``extra_points`` would take Supply Used past the limit."""
+    message = supply_refusal(
+        supply_used=supply_used, supply_limit=supply_limit, extra_points=extra_points
+    )
+    if message:
+        raise RuleError(message)
+
+
+def rp_refusal(*, rp: int, cost: int) -> str | None:
+    """R6: why ``rp`` can't pay ``cost``, or None if it can."""
+    require_non_negative(rp=rp, cost=cost)
+    if cost <= rp:
+        return None
+    return f"That needs {cost}RP; you have {rp}RP."

@@ -1,0 +1,164 @@
+"""Requisitions: costs and who may buy them when (R6)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from math import ceil
+
+from ._checks import require_non_negative
+from .force import rp_refusal
+from .ranks import NON_CHARACTER_XP_CAP
+from .units import UnitFacts
+
+
+class Requisition(StrEnum):
+    """R6.1-R6.6: the core Requisitions."""
+
+    INCREASE_SUPPLY_LIMIT = "increase_supply_limit"
+    RENOWNED_HEROES = "renowned_heroes"
+    LEGENDARY_VETERANS = "legendary_veterans"
+    REARM_AND_RESUPPLY = "rearm_and_resupply"
+    REPAIR_AND_RECUPERATE = "repair_and_recuperate"
+    FRESH_RECRUITS = "fresh_recruits"
+
+    @property
+    def label(self) -> str:
+        """Name as the rules print it."""
+        return _REQUISITION_LABELS[self]
+
+    @property
+    def needs_unit(self) -> bool:
+        """Whether buying it means picking one unit (all but R6.1)."""
+        return self is not Requisition.INCREASE_SUPPLY_LIMIT
+
+    @property
+    def max_cost(self) -> int:
+        """R6: the most this Requisition can ever cost."""
+        return REQUISITION_MAX_COST[self]
+
+
+_REQUISITION_LABELS: dict[Requisition, str] = {
+    Requisition.INCREASE_SUPPLY_LIMIT: "Increase Supply Limit",
+    Requisition.RENOWNED_HEROES: "Renowned Heroes",
+    Requisition.LEGENDARY_VETERANS: "Legendary Veterans",
+    Requisition.REARM_AND_RESUPPLY: "Rearm and Resupply",
+    Requisition.REPAIR_AND_RECUPERATE: "Repair and Recuperate",
+    Requisition.FRESH_RECRUITS: "Fresh Recruits",
+}
+
+REQUISITION_MAX_COST: dict[Requisition, int] = {
+    Requisition.INCREASE_SUPPLY_LIMIT: 1,
+    Requisition.RENOWNED_HEROES: 3,
+    Requisition.LEGENDARY_VETERANS: 3,
+    Requisition.REARM_AND_RESUPPLY: 1,
+    Requisition.REPAIR_AND_RECUPERATE: 5,
+    Requisition.FRESH_RECRUITS: 4,
+}
+"""R6: the most each Requisition can cost."""
+
+
+def requisition_cost(
+    req: Requisition, *, battle_honours: int = 0, other_enhancements: int = 0
+) -> int:
+    """R6: RP cost of ``req``.
+
+    Renowned Heroes: 1 + other Enhancements (R6.2); Legendary Veterans: 3 (R6.3);
+    Repair and Recuperate: 1 + honours (R6.5); Fresh Recruits: 1 + half the honours
+    rounded up (R6.6); the rest 1. Each is capped at its maximum.
+    """
+    req = Requisition(req)
+    require_non_negative(battle_honours=battle_honours, other_enhancements=other_enhancements)
+    if req is Requisition.RENOWNED_HEROES:
+        cost = 1 + other_enhancements
+    elif req is Requisition.LEGENDARY_VETERANS:
+        cost = 3
+    elif req is Requisition.REPAIR_AND_RECUPERATE:
+        cost = 1 + battle_honours
+    elif req is Requisition.FRESH_RECRUITS:
+        cost = 1 + ceil(battle_honours / 2)
+    else:
+        cost = 1
+    return min(cost, REQUISITION_MAX_COST[req])
+
+
+def requisition_refusals(
+    req: Requisition,
+    *,
+    rp: int,
+    in_battle: bool,
+    unit: UnitFacts | None = None,
+    other_enhancements: int = 0,
+    force_has_played: bool = True,
+    unit_has_played: bool = True,
+) -> list[str]:
+    """R6: every reason ``req`` can't be bought now; an empty list means it can.
+
+    Supply Limit checks for the points a change adds are made separately (R1.3).
+    """
+    req = Requisition(req)
+    reasons: list[str] = []
+    cost = requisition_cost(
+        req,
+        battle_honours=unit.battle_honours if unit else 0,
+        other_enhancements=other_enhancements,
+    )
+    if (short := rp_refusal(rp=rp, cost=cost)) is not None:
+        reasons.append(short)
+    if in_battle:
+        reasons.append("Requisitions can't be bought while a battle is being fought.")
+    if not req.needs_unit:
+        return reasons
+    if unit is None:
+        reasons.append(f"Pick a unit for {req.label}.")
+        return reasons
+
+    if req is Requisition.RENOWNED_HEROES:
+        reasons.extend(
+            _renowned_heroes_refusals(
+                unit, force_has_played=force_has_played, unit_has_played=unit_has_played
+            )
+        )
+    elif req is Requisition.LEGENDARY_VETERANS:
+        reasons.extend(_legendary_veterans_refusals(unit))
+    elif req is Requisition.REPAIR_AND_RECUPERATE and not unit.battle_scars:
+        reasons.append(f"{unit.name} has no Battle Scar to remove.")
+    return reasons
+
+
+def _renowned_heroes_refusals(
+    unit: UnitFacts, *, force_has_played: bool, unit_has_played: bool
+) -> list[str]:
+    """R6.2: who may take an Enhancement, and when."""
+    reasons: list[str] = []
+    if not unit.is_character:
+        reasons.append(f"Only a CHARACTER can take an Enhancement; {unit.name} is not one.")
+    if unit.epic_hero:
+        reasons.append(f"{unit.name} is an EPIC HERO and can't take an Enhancement.")
+    if unit.has_enhancement:
+        reasons.append(f"{unit.name} already has an Enhancement.")
+    if unit.disgraced:
+        reasons.append(f"{unit.name} bears Disgraced or Mark of Shame.")
+    starting_force = not force_has_played and not unit_has_played
+    if not unit.pending_promotions and not starting_force:
+        reasons.append(
+            "Renowned Heroes is only for a unit settling a promotion "
+            "(instead of its Battle Honour) or while the force is first being raised."
+        )
+    return reasons
+
+
+def _legendary_veterans_refusals(unit: UnitFacts) -> list[str]:
+    """R6.3: only a capped non-CHARACTER unit may become Legendary Veterans."""
+    reasons: list[str] = []
+    if unit.is_character:
+        reasons.append(f"{unit.name} is a CHARACTER and has no XP cap to lift.")
+    if unit.legendary_veteran:
+        reasons.append(f"{unit.name} is already Legendary Veterans.")
+    if unit.no_xp:
+        reasons.append(f"{unit.name} never gains XP.")
+    elif unit.xp < NON_CHARACTER_XP_CAP:
+        reasons.append(
+            f"{unit.name} needs {NON_CHARACTER_XP_CAP}XP for Legendary Veterans; "
+            f"it has {unit.xp}XP."
+        )
+    return reasons

@@ -1,0 +1,90 @@
+"""Shared pieces of the service layer: locking, history rows, rule refusals."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from campaign import rules
+from campaign.models import Battle, Campaign, CrusadeForce, HistoryEntry, Unit
+
+
+def refuse(message: str, *, field: str | None = None) -> None:
+    """Raise the ValidationError a player sees, optionally tied to a form field."""
+    if field:
+        raise ValidationError({field: [message]})
+    raise ValidationError(message)
+
+
+@contextmanager
+def rule_refusals(field: str | None = None) -> Iterator[None]:
+    """Turn a refusal from the rules engine into the ValidationError a form shows."""
+    try:
+        yield
+    except rules.RuleError as error:
+        refuse(error.message, field=field)
+
+
+def lock_force(force: CrusadeForce | int) -> CrusadeForce:
+    """Re-read a force with its row locked until the transaction ends (R1.3, R1.5, R6)."""
+    pk = force.pk if isinstance(force, CrusadeForce) else force
+    return CrusadeForce.objects.select_for_update().select_related("campaign").get(pk=pk)
+
+
+def lock_forces(pks: list[int]) -> dict[int, CrusadeForce]:
+    """Lock several forces in primary-key order so two battles never deadlock."""
+    forces = CrusadeForce.objects.select_for_update().select_related("campaign").filter(pk__in=pks)
+    return {f.pk: f for f in forces.order_by("pk")}
+
+
+def fresh_unit(unit: Unit | int) -> Unit:
+    """Re-read a unit inside the transaction (after its force has been locked)."""
+    pk = unit.pk if isinstance(unit, Unit) else unit
+    return Unit.objects.with_card_details().select_related("force").get(pk=pk)
+
+
+def require_active(unit: Unit) -> None:
+    if not unit.is_active:
+        refuse(f"{unit.name} has been removed from the Order of Battle and cannot change.")
+
+
+def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
+    """The fields whose values differ, as {field: [before, after]}."""
+    return {key: [before.get(key), after[key]] for key in after if before.get(key) != after[key]}
+
+
+def snapshot(obj: Any, fields: list[str]) -> dict[str, Any]:
+    return {name: getattr(obj, name) for name in fields}
+
+
+def record(
+    *,
+    actor,
+    action: str,
+    summary: str,
+    force: CrusadeForce | None = None,
+    unit: Unit | None = None,
+    battle: Battle | None = None,
+    campaign: Campaign | None = None,
+    changed: dict[str, list[Any]] | None = None,
+    reason: str = "",
+) -> HistoryEntry:
+    """Write one history row: who did what, to which objects, with the numbers."""
+    if unit is not None and force is None:
+        force = unit.force
+    if force is not None and campaign is None:
+        campaign = force.campaign
+    return HistoryEntry.objects.create(
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        action=action,
+        summary=summary[:500],
+        reason=reason[:500],
+        changes=changed or {},
+        campaign=campaign,
+        force=force,
+        unit=unit,
+        battle=battle,
+    )

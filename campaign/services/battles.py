@@ -1,0 +1,673 @@
+"""Battles: start, muster (R8), record the end (R9), Out of Action (R5) and void."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign import rules
+from campaign.models import (
+    Battle,
+    BattleHonour,
+    BattleParticipant,
+    BattleScar,
+    BattleUnit,
+    Campaign,
+    CrusadeForce,
+    CustomContent,
+    OutOfActionTest,
+    Promotion,
+    Unit,
+    card_prefetches,
+)
+
+from ._common import (
+    fresh_unit,
+    lock_force,
+    lock_forces,
+    record,
+    refuse,
+    rule_refusals,
+)
+
+PENDING_TESTS = [OutOfActionTest.Status.PENDING, OutOfActionTest.Status.AWAITING_CHOICE]
+
+
+def units_with_pending_choices(unit_pks: list[int]) -> set[int]:
+    """R3.7 decision: units with an unsettled promotion or Out of Action test."""
+    promoted = Promotion.objects.filter(unit__in=unit_pks, status=Promotion.Status.PENDING)
+    tested = OutOfActionTest.objects.filter(unit__in=unit_pks, status__in=PENDING_TESTS)
+    return set(promoted.values_list("unit_id", flat=True)) | set(
+        tested.values_list("unit_id", flat=True)
+    )
+
+
+@transaction.atomic
+def start_battle(
+    *,
+    actor,
+    forces: list[CrusadeForce],
+    battle_size: str,
+    mission: str = "",
+    campaign: Campaign | None = None,
+    date: datetime.date | None = None,
+) -> Battle:
+    """Open a battle between forces; each then musters its army."""
+    if battle_size not in rules.BATTLE_SIZES:
+        refuse("Pick a battle size.", field="battle_size")
+    if not forces:
+        refuse("Pick the forces that fight.", field="forces")
+    if len({f.pk for f in forces}) != len(forces):
+        refuse("A force can only fight once in the same battle.", field="forces")
+    locked = lock_forces([f.pk for f in forces])
+    for force in locked.values():
+        if campaign is not None and force.campaign_id != campaign.pk:
+            refuse(f"{force.name} is not part of {campaign.name}.", field="forces")
+        if force.in_battle():
+            refuse(
+                f"{force.name} is already in a battle that has not been recorded.", field="forces"
+            )
+    battle = Battle.objects.create(
+        campaign=campaign,
+        battle_size=battle_size,
+        mission=mission,
+        date=date or timezone.localdate(),
+        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    for force in locked.values():
+        BattleParticipant.objects.create(battle=battle, force=force, faction=force.faction)
+        record(
+            actor=actor,
+            action="battle_started",
+            summary=f"{force.name} goes to battle ({battle_size}"
+            + (f", {mission}" if mission else "")
+            + ")",
+            force=force,
+            battle=battle,
+        )
+    return battle
+
+
+def _muster_units(
+    battle: Battle,
+    units: list[Unit],
+    *,
+    attachments: dict[int, int],
+    embarked: dict[int, int],
+) -> list[rules.MusterUnit]:
+    pending = units_with_pending_choices([u.pk for u in units])
+    carried_by: dict[int, int] = {transport: unit for unit, transport in embarked.items()}
+    return [
+        rules.MusterUnit(
+            key=u.pk,
+            name=u.name,
+            datasheet=u.datasheet,
+            points=u.points,
+            faction_keywords=u.faction_keyword_set,
+            is_character=u.is_character,
+            epic_hero=u.is_epic_hero,
+            battleline=u.is_battleline,
+            dedicated_transport=u.is_dedicated_transport,
+            removed=not u.is_active,
+            pending=u.pk in pending,
+            embarked_unit_key=carried_by.get(u.pk),
+            leads_key=attachments.get(u.pk),
+        )
+        for u in units
+    ]
+
+
+def check_army(
+    *,
+    participant: BattleParticipant,
+    faction: str,
+    units: list[Unit],
+    warlord: Unit | None,
+    attachments: dict[int, int] | None = None,
+    embarked: dict[int, int] | None = None,
+) -> rules.MusterReport:
+    """R8 checks for a proposed army, without saving anything (the live muster checks)."""
+    foreign = [u.name for u in units if u.force_id != participant.force_id]
+    report = rules.check_muster(
+        battle_size=participant.battle.battle_size,
+        faction=faction,
+        units=_muster_units(
+            participant.battle, units, attachments=attachments or {}, embarked=embarked or {}
+        ),
+        warlord_key=warlord.pk if warlord is not None else None,
+    )
+    if foreign:
+        return rules.MusterReport(
+            report.points,
+            report.limit,
+            (*report.errors, f"Not in this Order of Battle: {', '.join(foreign)}."),
+            report.warnings,
+        )
+    return report
+
+
+@transaction.atomic
+def muster_army(
+    *,
+    actor,
+    participant: BattleParticipant,
+    faction: str,
+    detachment: str,
+    units: list[Unit],
+    warlord: Unit | None,
+    attachments: dict[int, int] | None = None,
+    embarked: dict[int, int] | None = None,
+) -> rules.MusterReport:
+    """Choose the army for a battle (R8). Mustering again replaces the earlier choice."""
+    lock_force(participant.force_id)
+    participant = BattleParticipant.objects.select_related("battle", "force").get(pk=participant.pk)
+    if participant.battle.status != Battle.Status.IN_PROGRESS:
+        refuse("This battle is over; its armies can no longer change.")
+    attachments = attachments or {}
+    embarked = embarked or {}
+    units = list(Unit.objects.filter(pk__in=[u.pk for u in units]))
+    report = check_army(
+        participant=participant,
+        faction=faction,
+        units=units,
+        warlord=warlord,
+        attachments=attachments,
+        embarked=embarked,
+    )
+    if not report.ok:
+        refuse(" ".join(report.errors), field="units")
+    participant.army.all().delete()
+    entries = {u.pk: BattleUnit.objects.create(participant=participant, unit=u) for u in units}
+    for leader, bodyguard in attachments.items():
+        BattleUnit.objects.filter(pk=entries[leader].pk).update(attached_to=entries[bodyguard])
+    for passenger, transport in embarked.items():
+        BattleUnit.objects.filter(pk=entries[passenger].pk).update(embarked_in=entries[transport])
+    participant.faction = faction.strip()
+    participant.detachment = detachment.strip()
+    participant.warlord = warlord
+    participant.mustered = True
+    participant.save(update_fields=["faction", "detachment", "warlord", "mustered"])
+    record(
+        actor=actor,
+        action="army_mustered",
+        summary=f"{participant.force.name} musters {len(units)} units "
+        f"({report.points}/{report.limit} points)",
+        force=participant.force,
+        battle=participant.battle,
+        changed={"army": [None, sorted(u.name for u in units)]},
+    )
+    return report
+
+
+@dataclass(frozen=True)
+class UnitOutcome:
+    """What one unit did in the battle, as the player reports it (R9)."""
+
+    destroyed: bool = False
+    enemy_units_destroyed: int = 0
+    marked_for_greatness: bool = False
+    bonus_xp: int = 0
+    bonus_xp_reason: str = ""
+
+
+@dataclass
+class UnitGain:
+    """What recording the battle does to one unit (shown before confirming)."""
+
+    entry: BattleUnit
+    outcome: UnitOutcome
+    xp_before: int
+    xp_after: int
+    rank_before: rules.Rank
+    rank_after: rules.Rank
+    promotions: int
+    out_of_action: bool
+
+    @property
+    def xp_gained(self) -> int:
+        return self.xp_after - self.xp_before
+
+
+@dataclass
+class ForceGain:
+    participant: BattleParticipant
+    result: str
+    rp_before: int
+    rp_after: int
+    units: list[UnitGain] = field(default_factory=list)
+
+
+def _plan(
+    battle: Battle, *, results: dict[int, str], outcomes: dict[int, UnitOutcome]
+) -> list[ForceGain]:
+    """Compute every effect of a battle's end (R9) without writing anything."""
+    if battle.status != Battle.Status.IN_PROGRESS:
+        refuse("This battle has already been recorded.")
+    participants = list(
+        battle.participants.select_related("force", "force__campaign").order_by("pk")
+    )
+    plan = []
+    for participant in participants:
+        force = participant.force
+        if not participant.mustered:
+            refuse(f"{force.name} has not mustered an army yet.")
+        result = results.get(participant.pk, "")
+        if result not in BattleParticipant.Result.values:
+            refuse(f"Choose a result for {force.name}.", field="results")
+        gain = ForceGain(
+            participant=participant,
+            result=result,
+            rp_before=force.rp,
+            rp_after=rules.add_rp(force.rp, rules.RP_PER_BATTLE, cap=force.rp_cap),
+        )
+        entries = participant.army.select_related("unit").prefetch_related(
+            *card_prefetches("unit__")
+        )
+        marked = 0
+        for entry in entries:
+            outcome = outcomes.get(entry.pk, UnitOutcome())
+            unit = entry.unit
+            if outcome.enemy_units_destroyed < 0 or outcome.bonus_xp < 0:
+                refuse("Tallies and bonus XP cannot be negative.")
+            if outcome.bonus_xp and not outcome.bonus_xp_reason.strip():
+                refuse(f"Say why {unit.name} earned bonus XP.", field="bonus_xp_reason")
+            facts = unit.facts(pending=0)
+            if outcome.marked_for_greatness:
+                marked += 1
+                refusal = rules.marked_for_greatness_refusal(facts)
+                if refusal:
+                    refuse(refusal, field="marked_for_greatness")
+            raw = rules.battle_xp_gained(
+                tally_before=unit.units_destroyed,
+                enemy_units_destroyed=outcome.enemy_units_destroyed,
+                marked_for_greatness=outcome.marked_for_greatness,
+                bonus_xp=outcome.bonus_xp,
+            )
+            xp_after = rules.add_xp(
+                unit.xp,
+                raw,
+                is_character=unit.is_character,
+                legendary_veteran=unit.legendary_veteran,
+                no_xp=unit.no_xp,
+            )
+            gain.units.append(
+                UnitGain(
+                    entry=entry,
+                    outcome=outcome,
+                    xp_before=unit.xp,
+                    xp_after=xp_after,
+                    rank_before=rules.rank_for_xp(unit.xp),
+                    rank_after=rules.rank_for_xp(xp_after),
+                    promotions=rules.ranks_gained(unit.xp, xp_after),
+                    out_of_action=outcome.destroyed,
+                )
+            )
+        if marked > 1:
+            refuse(
+                f"{force.name} can Mark only one unit for Greatness.", field="marked_for_greatness"
+            )
+        plan.append(gain)
+    return plan
+
+
+def preview_battle_end(
+    battle: Battle, *, results: dict[int, str], outcomes: dict[int, UnitOutcome]
+) -> list[ForceGain]:
+    """What recording would do, for the summary a player confirms (nothing is written)."""
+    return _plan(battle, results=results, outcomes=outcomes)
+
+
+@transaction.atomic
+def record_battle_end(
+    *, actor, battle: Battle, results: dict[int, str], outcomes: dict[int, UnitOutcome]
+) -> list[ForceGain]:
+    """R9 in one transaction: tallies, RP, XP, promotions and Out of Action tests."""
+    battle = Battle.objects.select_for_update().get(pk=battle.pk)
+    lock_forces(list(battle.participants.values_list("force_id", flat=True)))
+    plan = _plan(battle, results=results, outcomes=outcomes)
+    now = timezone.now()
+    for gain in plan:
+        participant, force = gain.participant, gain.participant.force
+        before = {"battle_tally": force.battle_tally, "victories": force.victories, "rp": force.rp}
+        force.battle_tally += 1
+        force.victories += 1 if gain.result == BattleParticipant.Result.WIN else 0
+        force.rp = gain.rp_after
+        force.save(update_fields=["battle_tally", "victories", "rp"])
+        participant.result = gain.result
+        participant.rp_before, participant.rp_after = gain.rp_before, gain.rp_after
+        participant.save(update_fields=["result", "rp_before", "rp_after"])
+        record(
+            actor=actor,
+            action="battle_recorded",
+            summary=f"{force.name}: {participant.get_result_display()}, "
+            f"+{gain.rp_after - gain.rp_before}RP",
+            force=force,
+            battle=battle,
+            changed={k: [v, getattr(force, k)] for k, v in before.items()},
+        )
+        for unit_gain in gain.units:
+            _apply_unit_gain(actor=actor, battle=battle, gain=unit_gain, now=now)
+    battle.status = Battle.Status.COMPLETED
+    battle.completed_at = now
+    battle.save(update_fields=["status", "completed_at"])
+    return plan
+
+
+def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now) -> None:
+    entry, outcome, unit = gain.entry, gain.outcome, gain.entry.unit
+    before = {
+        "xp": unit.xp,
+        "battles_played": unit.battles_played,
+        "battles_survived": unit.battles_survived,
+        "units_destroyed": unit.units_destroyed,
+    }
+    unit.xp = gain.xp_after
+    unit.battles_played += 1
+    unit.battles_survived += 0 if outcome.destroyed else 1
+    unit.units_destroyed += outcome.enemy_units_destroyed
+    unit.save(update_fields=list(before))
+    entry.destroyed = outcome.destroyed
+    entry.enemy_units_destroyed = outcome.enemy_units_destroyed
+    entry.marked_for_greatness = outcome.marked_for_greatness
+    entry.bonus_xp = outcome.bonus_xp
+    entry.bonus_xp_reason = outcome.bonus_xp_reason.strip()
+    entry.xp_before, entry.xp_after = gain.xp_before, gain.xp_after
+    entry.promotions_earned = gain.promotions
+    entry.save()
+    reached = rules.rank_for_xp(gain.xp_before)
+    for _ in range(gain.promotions):
+        reached = rules.Rank(reached + 1)
+        Promotion.objects.create(unit=unit, rank=reached, battle=battle, created_at=now)
+    if outcome.destroyed:
+        test = OutOfActionTest.objects.create(battle_unit=entry, unit=unit, created_at=now)
+        if unit.no_xp:  # R2.6: passes without a roll
+            test.status = OutOfActionTest.Status.DONE
+            test.outcome = OutOfActionTest.Outcome.PASSED
+            test.resolved_at = now
+            test.save(update_fields=["status", "outcome", "resolved_at"])
+    notes = []
+    if gain.promotions:
+        notes.append(f"promoted to {gain.rank_after.label}")
+    if outcome.destroyed:
+        notes.append("destroyed")
+    record(
+        actor=actor,
+        action="unit_battle_recorded",
+        summary=f"{unit.name}: +{gain.xp_gained}XP" + (f", {', '.join(notes)}" if notes else ""),
+        unit=unit,
+        battle=battle,
+        changed={k: [v, getattr(unit, k)] for k, v in before.items() if v != getattr(unit, k)},
+        reason=outcome.bonus_xp_reason,
+    )
+
+
+def _lock_test(test: OutOfActionTest) -> tuple[OutOfActionTest, Unit]:
+    unit = Unit.objects.get(pk=test.unit_id)
+    lock_force(unit.force_id)
+    test = OutOfActionTest.objects.select_for_update().get(pk=test.pk)
+    return test, fresh_unit(unit)
+
+
+@transaction.atomic
+def take_out_of_action_test(
+    *, actor, test: OutOfActionTest, roll: int | None = None, rng=None
+) -> OutOfActionTest:
+    """R5.1: roll (or enter the roll of) a D6; 2+ passes, Battle-weary takes 1 off."""
+    test, unit = _lock_test(test)
+    if test.status != OutOfActionTest.Status.PENDING:
+        refuse("This Out of Action test has already been taken.")
+    if roll is None:
+        roll, test.rolled_by_app = rules.roll_d6(rng), True
+    elif not 1 <= roll <= 6:
+        refuse("A D6 shows 1 to 6.", field="roll")
+    facts = unit.facts()
+    test.roll = roll
+    passed = rules.out_of_action_passes(
+        roll, battle_weary="Battle-weary" in facts.battle_scars, no_xp=unit.no_xp
+    )
+    now = timezone.now()
+    if passed:
+        test.status, test.outcome, test.resolved_at = (
+            OutOfActionTest.Status.DONE,
+            OutOfActionTest.Outcome.PASSED,
+            now,
+        )
+    else:
+        test.status = OutOfActionTest.Status.AWAITING_CHOICE
+    test.save()
+    record(
+        actor=actor,
+        action="out_of_action_rolled",
+        summary=f"{unit.name} rolled {roll} for Out of Action"
+        + (" (rolled by the app)" if test.rolled_by_app else "")
+        + (": passed" if passed else ": failed"),
+        unit=unit,
+        battle=test.battle_unit.participant.battle,
+    )
+    options = out_of_action_choices(test, unit=unit)
+    if not passed and options == frozenset({rules.OutOfAction.REMOVED}):
+        test = resolve_out_of_action(actor=actor, test=test, choice=rules.OutOfAction.REMOVED)
+    return test
+
+
+def out_of_action_choices(test: OutOfActionTest, *, unit: Unit | None = None):
+    """R5.2/R5.3: the outcomes the player may pick after a failed test."""
+    unit = unit or test.unit
+    return rules.out_of_action_options(
+        battle_honours=len(unit.active_honours()), battle_scars=len(unit.active_scars())
+    )
+
+
+@transaction.atomic
+def resolve_out_of_action(
+    *,
+    actor,
+    test: OutOfActionTest,
+    choice: str,
+    honour: BattleHonour | None = None,
+    scar_name: str | None = None,
+    custom_scar: CustomContent | None = None,
+    rng=None,
+) -> OutOfActionTest:
+    """R5.2-R5.4: apply the player's (legal) choice after a failed Out of Action test."""
+    test, unit = _lock_test(test)
+    if test.status != OutOfActionTest.Status.AWAITING_CHOICE:
+        refuse("This Out of Action test is not waiting for a choice.")
+    choice = rules.OutOfAction(choice)
+    honours = unit.active_honours()
+    scars = unit.active_scars()
+    with rule_refusals("choice"):
+        refusal = rules.out_of_action_refusal(
+            choice, battle_honours=len(honours), battle_scars=len(scars)
+        )
+        if refusal:
+            raise rules.RuleError(refusal)
+    now = timezone.now()
+    battle = test.battle_unit.participant.battle
+    points_before = unit.crusade_points
+    if choice is rules.OutOfAction.DEVASTATING_BLOW:
+        if honour is None or honour.pk not in {h.pk for h in honours}:
+            refuse("Pick one of the unit's Battle Honours to lose.", field="honour")
+        honour = next(h for h in honours if h.pk == honour.pk)
+        honour.status, honour.lost_at = BattleHonour.Status.LOST, now
+        honour.lost_reason = "Devastating Blow"
+        honour.save(update_fields=["status", "lost_at", "lost_reason"])
+        test.honour_lost = honour
+        summary = f"{unit.name} suffers a Devastating Blow and loses {honour.name}"
+    elif choice is rules.OutOfAction.BATTLE_SCAR:
+        scar = _new_scar(unit, scars, scar_name=scar_name, custom=custom_scar, rng=rng, now=now)
+        test.scar_gained = scar
+        summary = f"{unit.name} gains the Battle Scar {scar.name}"
+    else:
+        _remove_for_good(unit, now=now, reason="Failed Out of Action with 3 scars and no honours")
+        summary = f"{unit.name} is removed from the Order of Battle after its Out of Action test"
+    test.outcome = {
+        rules.OutOfAction.DEVASTATING_BLOW: OutOfActionTest.Outcome.DEVASTATING_BLOW,
+        rules.OutOfAction.BATTLE_SCAR: OutOfActionTest.Outcome.BATTLE_SCAR,
+        rules.OutOfAction.REMOVED: OutOfActionTest.Outcome.REMOVED,
+    }[choice]
+    test.status, test.resolved_at = OutOfActionTest.Status.DONE, now
+    test.save()
+    unit = fresh_unit(unit)
+    record(
+        actor=actor,
+        action="out_of_action_resolved",
+        summary=summary,
+        unit=unit,
+        battle=battle,
+        changed={"crusade_points": [points_before, unit.crusade_points]}
+        | ({"status": ["active", "removed"]} if choice is rules.OutOfAction.REMOVED else {}),
+    )
+    return test
+
+
+def _new_scar(unit: Unit, scars, *, scar_name, custom, rng, now) -> BattleScar:
+    held = {s.name for s in scars}
+    effect = ""
+    if custom is not None:
+        if custom.kind != CustomContent.Kind.BATTLE_SCAR or (
+            custom.campaign_id != unit.force.campaign_id
+        ):
+            refuse("That scar is not one of this campaign's Battle Scars.", field="scar_name")
+        scar_name, effect = custom.name, custom.effect
+    elif scar_name:
+        if scar_name not in rules.BATTLE_SCARS.values():
+            refuse("Pick a Battle Scar from the table.", field="scar_name")
+        effect = rules.BATTLE_SCAR_EFFECTS[scar_name]
+    else:
+        with rule_refusals("scar_name"):
+            scar_name = rules.roll_battle_scar(held, rng=rng)
+        effect = rules.BATTLE_SCAR_EFFECTS[scar_name]
+    if scar_name in held:
+        refuse(
+            f"{unit.name} already bears {scar_name}; a unit never has the same scar twice.",
+            field="scar_name",
+        )
+    return BattleScar.objects.create(
+        unit=unit, name=scar_name, effect=effect, custom_content=custom, gained_at=now
+    )
+
+
+def _remove_for_good(unit: Unit, *, now, reason: str) -> None:
+    """R5.3 / R1.4: a status, never a delete."""
+    unit.status, unit.removed_at, unit.removed_reason = Unit.Status.REMOVED, now, reason
+    unit.save(update_fields=["status", "removed_at", "removed_reason"])
+
+
+@transaction.atomic
+def void_battle(*, actor, battle: Battle, reason: str) -> Battle:
+    """Organisers only: undo every effect of a battle exactly, and record the void.
+
+    Promotions it caused are voided, with the honours that settled them; Out of
+    Action outcomes are undone (scars voided, lost honours restored, removed units
+    back). RP spent since is never taken below 0.
+    """
+    reason = reason.strip()
+    if not reason:
+        refuse("Say why the battle is voided.", field="reason")
+    battle = Battle.objects.select_for_update().get(pk=battle.pk)
+    if battle.status == Battle.Status.VOIDED:
+        refuse("This battle has already been voided.")
+    forces = lock_forces(list(battle.participants.values_list("force_id", flat=True)))
+    promotions = list(battle.promotions.exclude(status=Promotion.Status.VOIDED))
+    if any(p.settled_with.startswith("Renowned Heroes") for p in promotions):
+        refuse(
+            "A promotion from this battle was settled with Renowned Heroes; "
+            "correct that Enhancement first, then void the battle."
+        )
+    now = timezone.now()
+    if battle.status == Battle.Status.COMPLETED:
+        for participant in battle.participants.order_by("pk"):
+            _undo_participant(actor, battle, participant, forces[participant.force_id], reason)
+        for promotion in promotions:
+            promotion.honours.filter(status=BattleHonour.Status.ACTIVE).update(
+                status=BattleHonour.Status.VOIDED, lost_at=now, lost_reason="Battle voided"
+            )
+            promotion.status = Promotion.Status.VOIDED
+            promotion.save(update_fields=["status"])
+    else:
+        for force in forces.values():
+            record(
+                actor=actor,
+                action="battle_voided",
+                summary=f"{force.name}: battle voided",
+                force=force,
+                battle=battle,
+                reason=reason,
+            )
+    battle.status, battle.voided_at, battle.void_reason = Battle.Status.VOIDED, now, reason
+    battle.save(update_fields=["status", "voided_at", "void_reason"])
+    return battle
+
+
+def _undo_participant(actor, battle, participant, force: CrusadeForce, reason: str) -> None:
+    before = {"battle_tally": force.battle_tally, "victories": force.victories, "rp": force.rp}
+    force.battle_tally -= 1
+    force.victories -= 1 if participant.result == BattleParticipant.Result.WIN else 0
+    force.rp = max(0, force.rp - (participant.rp_after - participant.rp_before))
+    force.save(update_fields=["battle_tally", "victories", "rp"])
+    record(
+        actor=actor,
+        action="battle_voided",
+        summary=f"{force.name}: battle voided, its results undone",
+        force=force,
+        battle=battle,
+        reason=reason,
+        changed={k: [v, getattr(force, k)] for k, v in before.items()},
+    )
+    for entry in participant.army.select_related("unit"):
+        _undo_unit(actor, battle, entry, force, reason)
+
+
+def _undo_unit(actor, battle, entry: BattleUnit, force: CrusadeForce, reason: str) -> None:
+    unit = entry.unit
+    before = {
+        "xp": unit.xp,
+        "battles_played": unit.battles_played,
+        "battles_survived": unit.battles_survived,
+        "units_destroyed": unit.units_destroyed,
+        "status": unit.status,
+    }
+    unit.xp = max(0, unit.xp - (entry.xp_after - entry.xp_before))
+    unit.battles_played -= 1
+    unit.battles_survived -= 0 if entry.destroyed else 1
+    unit.units_destroyed -= entry.enemy_units_destroyed
+    test = getattr(entry, "out_of_action", None)
+    if test is not None and test.status != OutOfActionTest.Status.VOIDED:
+        if test.scar_gained_id:
+            BattleScar.objects.filter(pk=test.scar_gained_id).update(
+                status=BattleScar.Status.VOIDED, removed_at=timezone.now()
+            )
+        if test.honour_lost_id:
+            BattleHonour.objects.filter(pk=test.honour_lost_id).update(
+                status=BattleHonour.Status.ACTIVE, lost_at=None, lost_reason=""
+            )
+        if test.outcome == OutOfActionTest.Outcome.REMOVED:
+            if force.units.active().filter(name__iexact=unit.name).exists():
+                refuse(f"{force.name} has a new unit called {unit.name}; rename it first.")
+            unit.status, unit.removed_at, unit.removed_reason = Unit.Status.ACTIVE, None, ""
+        test.status = OutOfActionTest.Status.VOIDED
+        test.save(update_fields=["status"])
+    unit.save(
+        update_fields=[
+            "xp",
+            "battles_played",
+            "battles_survived",
+            "units_destroyed",
+            "status",
+            "removed_at",
+            "removed_reason",
+        ]
+    )
+    record(
+        actor=actor,
+        action="unit_battle_voided",
+        summary=f"{unit.name}: results of a voided battle undone",
+        unit=unit,
+        battle=battle,
+        reason=reason,
+        changed={k: [v, getattr(unit, k)] for k, v in before.items() if v != getattr(unit, k)},
+    )

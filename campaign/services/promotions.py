@@ -1,0 +1,248 @@
+"""Settling promotions with a Battle Honour (R3.7, R4). Renowned Heroes is in requisitions."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign import rules
+from campaign.models import BattleHonour, CustomContent, Promotion, Unit
+
+from ._common import fresh_unit, lock_force, record, refuse, require_active, rule_refusals
+
+Category = BattleHonour.Category
+
+
+def _start(promotion: Promotion) -> tuple[Promotion, Unit]:
+    unit = Unit.objects.get(pk=promotion.unit_id)
+    lock_force(unit.force_id)
+    promotion = Promotion.objects.select_for_update().get(pk=promotion.pk)
+    if promotion.status != Promotion.Status.PENDING:
+        refuse("This promotion has already been settled.")
+    unit = fresh_unit(unit)
+    require_active(unit)
+    return promotion, unit
+
+
+def _check(
+    unit: Unit,
+    *,
+    category: str,
+    replace: BattleHonour | None,
+    relic_category: rules.RelicCategory | None = None,
+) -> BattleHonour | None:
+    """R4.3 / R4.5 / R2.6 through the rules engine; returns the honour to replace."""
+    honours = {h.pk: h for h in unit.active_honours()}
+    if replace is not None and replace.pk not in honours:
+        refuse("Pick one of the unit's own Battle Honours to replace.", field="replace")
+    facts = unit.facts(pending=0)
+    refusal = rules.honour_refusal(
+        unit=facts,
+        category=category,
+        replacing=replace is not None and facts.at_honour_cap,
+        relic_category=relic_category,
+    )
+    if refusal:
+        refuse(refusal, field="replace" if facts.at_honour_cap else None)
+    if replace is not None and not facts.at_honour_cap:
+        refuse("Honours are only replaced when the unit is at its limit.", field="replace")
+    return honours[replace.pk] if replace is not None else None
+
+
+def _grant(*, actor, promotion: Promotion, unit: Unit, replace: BattleHonour | None, **values):
+    now = timezone.now()
+    points_before = unit.crusade_points
+    if replace is not None:
+        replace.status, replace.lost_at = BattleHonour.Status.LOST, now
+        replace.lost_reason = f"Replaced by {values['name']}"
+        replace.save(update_fields=["status", "lost_at", "lost_reason"])
+    honour = BattleHonour.objects.create(unit=unit, promotion=promotion, gained_at=now, **values)
+    promotion.status, promotion.settled_at = Promotion.Status.SETTLED, now
+    promotion.settled_with = honour.name
+    promotion.save(update_fields=["status", "settled_at", "settled_with"])
+    unit = fresh_unit(unit)
+    record(
+        actor=actor,
+        action="honour_gained",
+        summary=f"{unit.name} ({promotion.rank_label}) gains {honour.get_category_display()}: "
+        f"{honour.name}" + (f", replacing {replace.name}" if replace else ""),
+        unit=unit,
+        battle=promotion.battle,
+        changed={
+            "crusade_points": [points_before, unit.crusade_points],
+            "battle_honours": [replace.name if replace else None, honour.name],
+        },
+    )
+    return honour
+
+
+def battle_trait_choices(unit: Unit) -> dict[str, list[tuple[str, str]]]:
+    """Traits a unit may still take, by table: core tables plus the campaign's own."""
+    held = {h.name for h in unit.active_honours()}
+    choices = {
+        table: [(name, effect) for name, effect in entries.values() if name not in held]
+        for table, entries in rules.BATTLE_TRAIT_TABLES.items()
+    }
+    if unit.force.campaign_id:
+        custom = CustomContent.objects.filter(
+            campaign_id=unit.force.campaign_id, kind=CustomContent.Kind.BATTLE_TRAIT
+        )
+        for item in custom:
+            if item.name not in held:
+                choices.setdefault(item.trait_table or "Campaign", []).append(
+                    (item.name, item.effect)
+                )
+    return choices
+
+
+@transaction.atomic
+def settle_with_battle_trait(
+    *,
+    actor,
+    promotion: Promotion,
+    table: str = "",
+    trait: str | None = None,
+    custom: CustomContent | None = None,
+    replace: BattleHonour | None = None,
+    rng=None,
+) -> BattleHonour:
+    """R4.4: roll (re-rolling duplicates) or choose a Battle Trait, core or the campaign's."""
+    promotion, unit = _start(promotion)
+    replace = _check(unit, category=Category.BATTLE_TRAIT, replace=replace)
+    held = {h.name for h in unit.active_honours() if h != replace}
+    if custom is not None:
+        if custom.kind != CustomContent.Kind.BATTLE_TRAIT or (
+            custom.campaign_id != unit.force.campaign_id
+        ):
+            refuse("That trait is not one of this campaign's Battle Traits.", field="trait")
+        name, effect, table = custom.name, custom.effect, custom.trait_table
+    else:
+        if table not in rules.BATTLE_TRAIT_TABLES:
+            refuse("Pick a Battle Traits table.", field="table")
+        entries = dict(rules.BATTLE_TRAIT_TABLES[table].values())
+        if trait is None:
+            with rule_refusals("trait"):
+                name, effect = rules.roll_battle_trait(table, held, rng=rng)
+        elif trait not in entries:
+            refuse(f"{trait} is not on the {table} table.", field="trait")
+        else:
+            name, effect = trait, entries[trait]
+    if name in held:
+        refuse(f"{unit.name} already has {name}; pick another trait.", field="trait")
+    return _grant(
+        actor=actor,
+        promotion=promotion,
+        unit=unit,
+        replace=replace,
+        category=Category.BATTLE_TRAIT if custom is None else Category.CUSTOM,
+        name=name,
+        effect=effect,
+        trait_table=table,
+        custom_content=custom,
+    )
+
+
+@transaction.atomic
+def settle_with_weapon_modification(
+    *,
+    actor,
+    promotion: Promotion,
+    model_name: str,
+    weapon: str,
+    modifications: tuple[str, str] | None = None,
+    replace: BattleHonour | None = None,
+    rng=None,
+) -> BattleHonour:
+    """R4.6: two different modifications on one weapon not already modified or a relic."""
+    promotion, unit = _start(promotion)
+    replace = _check(unit, category=Category.WEAPON_MODIFICATION, replace=replace)
+    weapon, model_name = weapon.strip(), model_name.strip()
+    if not weapon:
+        refuse("Name the weapon to modify.", field="weapon")
+    if not model_name:
+        refuse("Name the model that carries the weapon.", field="model_name")
+    for honour in unit.active_honours():
+        if honour != replace and honour.weapon.strip().lower() == weapon.lower():
+            refuse(
+                f"{weapon} is already modified or is a relic; pick another weapon.", field="weapon"
+            )
+    if modifications is None:
+        modifications = rules.roll_weapon_modifications(rng)
+    first, second = modifications
+    known = set(rules.WEAPON_MODIFICATIONS.values())
+    if first not in known or second not in known:
+        refuse("Pick modifications from the table.", field="modifications")
+    if first == second:
+        refuse("The two modifications must be different.", field="modifications")
+    effects = rules.WEAPON_MODIFICATION_EFFECTS
+    return _grant(
+        actor=actor,
+        promotion=promotion,
+        unit=unit,
+        replace=replace,
+        category=Category.WEAPON_MODIFICATION,
+        name=f"{weapon}: {first} and {second}",
+        effect=f"{first}: {effects[first]} {second}: {effects[second]}",
+        model_name=model_name,
+        weapon=weapon,
+        modifications=[first, second],
+    )
+
+
+def relics_in_force(unit: Unit) -> set[str]:
+    """R4.5: relic names already carried by active units of the same Order of Battle."""
+    return set(
+        BattleHonour.objects.filter(
+            unit__force_id=unit.force_id,
+            unit__status=Unit.Status.ACTIVE,
+            status=BattleHonour.Status.ACTIVE,
+            category=Category.CRUSADE_RELIC,
+        ).values_list("name", flat=True)
+    )
+
+
+@transaction.atomic
+def settle_with_crusade_relic(
+    *,
+    actor,
+    promotion: Promotion,
+    relic: str = "",
+    custom: CustomContent | None = None,
+    weapon: str = "",
+    replace: BattleHonour | None = None,
+) -> BattleHonour:
+    """R4.5: a relic for a CHARACTER at the rank its category needs, once per force."""
+    promotion, unit = _start(promotion)
+    if custom is not None:
+        if custom.kind != CustomContent.Kind.CRUSADE_RELIC or (
+            custom.campaign_id != unit.force.campaign_id
+        ):
+            refuse("That relic is not one of this campaign's Crusade Relics.", field="relic")
+        relic, category, effect = (
+            custom.name,
+            rules.RelicCategory(custom.relic_category),
+            custom.effect,
+        )
+    elif relic in rules.CRUSADE_RELICS:
+        category, effect = rules.CRUSADE_RELICS[relic]
+    else:
+        refuse("Pick a Crusade Relic.", field="relic")
+    replace = _check(
+        unit, category=Category.CRUSADE_RELIC, replace=replace, relic_category=category
+    )
+    taken = relics_in_force(unit) - ({replace.name} if replace is not None else set())
+    refusal = rules.relic_taken_refusal(relic, relics_in_force=taken)
+    if refusal:
+        refuse(refusal, field="relic")
+    return _grant(
+        actor=actor,
+        promotion=promotion,
+        unit=unit,
+        replace=replace,
+        category=Category.CRUSADE_RELIC,
+        name=relic,
+        effect=effect,
+        relic_category=category.value,
+        weapon=weapon.strip(),
+        custom_content=custom,
+    )

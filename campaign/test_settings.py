@@ -1,0 +1,24 @@
+"""Test overrides: a fast password hasher, in-memory SQLite unless DATABASE_URL is set."""
+
+import os
+import tempfile
+
+from campaign.settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+if not os.environ.get("DATABASE_URL"):
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+
+MEDIA_ROOT = tempfile.mkdtemp(prefix="crusade-test-media-")
+STORAGES["staticfiles"] = {  # noqa: F405
+    "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+}
+SECURE_SSL_REDIRECT = False
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+# Tests never run collectstatic: let WhiteNoise find files as in development instead of
+# warning that STATIC_ROOT does not exist.
+WHITENOISE_AUTOREFRESH = True

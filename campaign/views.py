@@ -1,0 +1,15 @@
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+@require_safe
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "dashboard.html")

@@ -1,0 +1,79 @@
+"""Factories that build test data through the services, as players would."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from campaign import services
+from campaign.models import Campaign, CrusadeForce, Membership, Unit
+
+_seq = itertools.count(1)
+
+
+def make_user(username: str | None = None, **extra: Any):
+    username = username or f"player{next(_seq)}"
+    return get_user_model().objects.create_user(
+        username=username, password="test-pass-123", **extra
+    )
+
+
+def make_campaign(*, organiser=None, name: str | None = None, **house_rules: int) -> Campaign:
+    organiser = organiser or make_user(f"organiser{next(_seq)}", is_staff=True)
+    return services.create_campaign(
+        actor=organiser, name=name or f"Campaign {next(_seq)}", **house_rules
+    )
+
+
+def make_force(
+    *, player=None, campaign: Campaign | None = None, name: str | None = None, **extra: Any
+) -> CrusadeForce:
+    player = player or make_user()
+    if campaign is not None:
+        services.join_campaign(
+            actor=player, user=player, campaign=campaign, role=Membership.Role.PLAYER
+        )
+    return services.create_force(
+        actor=player,
+        player=player,
+        campaign=campaign,
+        name=name or f"Force {next(_seq)}",
+        faction=extra.pop("faction", "Adeptus Astartes"),
+        **extra,
+    )
+
+
+def make_unit(
+    force: CrusadeForce,
+    *,
+    name: str | None = None,
+    datasheet: str = "Intercessor Squad",
+    points: int = 80,
+    faction_keywords: str = "Adeptus Astartes",
+    **extra: Any,
+) -> Unit:
+    return services.add_unit(
+        actor=force.player,
+        force=force,
+        unit=services.NewUnit(
+            name=name or f"Unit {next(_seq)}",
+            datasheet=datasheet,
+            points=points,
+            faction_keywords=faction_keywords,
+            **extra,
+        ),
+    )
+
+
+def make_character(force: CrusadeForce, **extra: Any) -> Unit:
+    extra.setdefault("datasheet", "Captain")
+    extra.setdefault("points", 80)
+    extra.setdefault("trait_table", "Character")
+    return make_unit(force, is_character=True, **extra)
+
+
+def reload(obj):
+    """A fresh copy from the database (no cached prefetches)."""
+    return type(obj).objects.get(pk=obj.pk)

@@ -1,0 +1,105 @@
+"""R1: Supply Limit and Requisition points."""
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from campaign.rules import (
+    DEFAULT_HOUSE_RULES,
+    RP_PER_BATTLE,
+    HouseRules,
+    RuleError,
+    add_rp,
+    check_supply,
+    rp_refusal,
+    supply_refusal,
+)
+
+RULES = settings(max_examples=200, deadline=None, database=None)
+
+
+def test_it_starts_a_force_with_1000_supply_and_5rp_capped_at_10():
+    """R1.2/R1.5/R6.1 house defaults: 1000 Supply Limit, 5RP, cap 10RP, +200 per increase."""
+    assert DEFAULT_HOUSE_RULES == HouseRules()
+    assert DEFAULT_HOUSE_RULES.starting_supply_limit == 1000
+    assert DEFAULT_HOUSE_RULES.starting_rp == 5
+    assert DEFAULT_HOUSE_RULES.rp_cap == 10
+    assert DEFAULT_HOUSE_RULES.supply_limit_increase == 200
+
+
+def test_it_keeps_house_rules_read_only():
+    """R1.2 (house): a campaign's numbers change by making new HouseRules, not in place."""
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DEFAULT_HOUSE_RULES.rp_cap = 20  # type: ignore[misc]
+
+
+def test_it_refuses_house_rules_that_start_a_force_above_the_rp_cap():
+    """R1.5: RP can never exceed the cap, not even at the start."""
+    with pytest.raises(ValueError):
+        HouseRules(starting_rp=11, rp_cap=10)
+
+
+@pytest.mark.parametrize(("rp", "gained", "result"), [(5, 1, 6), (9, 1, 10), (10, 1, 10), (8, 5, 10)])
+def test_it_loses_rp_gained_above_the_cap(rp, gained, result):
+    """R1.5: RP above 10 is lost."""
+    assert add_rp(rp, gained, cap=10) == result
+
+
+def test_it_gives_one_rp_after_every_battle():
+    """R1.5: win, lose or draw, +1RP."""
+    assert RP_PER_BATTLE == 1
+
+
+@RULES
+@given(rp=st.integers(0, 10), gained=st.integers(0, 50))
+def test_it_never_lets_rp_exceed_the_cap(rp, gained):
+    """R1.5: RP can never exceed the cap, and gaining never lowers it."""
+    assert rp <= add_rp(rp, gained, cap=10) <= 10
+
+
+def test_it_refuses_a_negative_rp_gain():
+    """R1.5: RP is gained here; spending is a requisition."""
+    with pytest.raises(ValueError):
+        add_rp(5, -1, cap=10)
+
+
+def test_it_refuses_a_unit_that_would_exceed_the_supply_limit_and_shows_the_numbers():
+    """R1.3: a 150-point unit with 900 of 1000 used is refused, naming every number."""
+    message = supply_refusal(supply_used=900, supply_limit=1000, extra_points=150)
+    assert message is not None
+    for number in ("150", "100", "1000", "900"):
+        assert number in message
+
+
+@pytest.mark.parametrize(("used", "extra"), [(900, 100), (0, 1000), (500, 0), (1200, -50)])
+def test_it_allows_changes_that_stay_within_the_supply_limit(used, extra):
+    """R1.3: reaching the limit exactly is fine; adding no points is never refused."""
+    assert supply_refusal(supply_used=used, supply_limit=1000, extra_points=extra) is None
+
+
+@RULES
+@given(used=st.integers(0, 3000), limit=st.integers(0, 3000), extra=st.integers(1, 1000))
+def test_it_refuses_exactly_when_supply_used_would_pass_the_limit(used, limit, extra):
+    """R1.3: Supply Used may never exceed the Supply Limit."""
+    refused = supply_refusal(supply_used=used, supply_limit=limit, extra_points=extra) is not None
+    assert refused == (used + extra > limit)
+
+
+def test_it_raises_the_supply_refusal_as_a_rule_error():
+    """R1.3: check_supply raises RuleError carrying the player-facing message."""
+    expected = supply_refusal(supply_used=950, supply_limit=1000, extra_points=100)
+    with pytest.raises(RuleError) as caught:
+        check_supply(supply_used=950, supply_limit=1000, extra_points=100)
+    assert caught.value.message == expected
+    check_supply(supply_used=900, supply_limit=1000, extra_points=100)
+
+
+def test_it_refuses_a_requisition_the_force_cannot_pay_for_naming_both_amounts():
+    """R6: buying reduces RP by the cost, so RP must cover it."""
+    message = rp_refusal(rp=1, cost=2)
+    assert message is not None
+    assert "2RP" in message
+    assert "1RP" in message
+    assert rp_refusal(rp=2, cost=2) is None
