@@ -122,7 +122,7 @@ def honour_refusal(
             return f"Only CHARACTER units can carry Crusade Relics; {unit.name} is not one."
         if unit.rank < relic_category.min_rank:
             return (
-                f"An {relic_category.label} needs {relic_category.min_rank.label} rank; "
+                f"{relic_category.label}s need {relic_category.min_rank.label} rank; "
                 f"{unit.name} is {unit.rank.label}."
             )
     if unit.at_honour_cap and not replacing:

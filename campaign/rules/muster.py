@@ -38,7 +38,10 @@ class MusterUnit:
     """For a Leader: the Bodyguard unit it attaches to (R8.7)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "faction_keywords", frozenset(self.faction_keywords))
+        keywords = self.faction_keywords
+        if isinstance(keywords, str):
+            keywords = {keywords}
+        object.__setattr__(self, "faction_keywords", frozenset(keywords))
 
 
 @dataclass(frozen=True)

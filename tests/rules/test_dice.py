@@ -18,7 +18,7 @@ from campaign.rules import (
     roll_weapon_modifications,
 )
 
-RULES = settings(max_examples=200, deadline=None, database=None)
+RULES = settings(max_examples=100, deadline=None, database=None)
 seeds = st.integers(min_value=0, max_value=2**32)
 SCAR_NAMES = list(BATTLE_SCARS.values())
 

@@ -17,7 +17,7 @@ from campaign.rules import (
     supply_refusal,
 )
 
-RULES = settings(max_examples=200, deadline=None, database=None)
+RULES = settings(max_examples=100, deadline=None, database=None)
 
 
 def test_it_starts_a_force_with_1000_supply_and_5rp_capped_at_10():
@@ -41,7 +41,9 @@ def test_it_refuses_house_rules_that_start_a_force_above_the_rp_cap():
         HouseRules(starting_rp=11, rp_cap=10)
 
 
-@pytest.mark.parametrize(("rp", "gained", "result"), [(5, 1, 6), (9, 1, 10), (10, 1, 10), (8, 5, 10)])
+@pytest.mark.parametrize(
+    ("rp", "gained", "result"), [(5, 1, 6), (9, 1, 10), (10, 1, 10), (8, 5, 10)]
+)
 def test_it_loses_rp_gained_above_the_cap(rp, gained, result):
     """R1.5: RP above 10 is lost."""
     assert add_rp(rp, gained, cap=10) == result

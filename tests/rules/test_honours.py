@@ -16,7 +16,7 @@ from campaign.rules import (
     relic_taken_refusal,
 )
 
-RULES = settings(max_examples=200, deadline=None, database=None)
+RULES = settings(max_examples=100, deadline=None, database=None)
 
 # R4.5 as printed in the spec: category -> (label, Crusade points, lowest rank).
 RELIC_TABLE = {

@@ -52,9 +52,7 @@ def test_it_knows_the_three_battle_sizes():
 
 
 @pytest.mark.parametrize(("battle_size", "limit"), list(BATTLE_SIZES.items()))
-def test_it_refuses_an_army_over_the_battle_size_and_allows_one_exactly_at_it(
-    battle_size, limit
-):
+def test_it_refuses_an_army_over_the_battle_size_and_allows_one_exactly_at_it(battle_size, limit):
     """R8.1: the army's points may reach, but not pass, the battle size."""
     at_limit = muster(CAPTAIN, make_unit("squad", points=limit - 100), battle_size=battle_size)
     over = muster(CAPTAIN, make_unit("squad", points=limit - 99), battle_size=battle_size)
@@ -101,8 +99,7 @@ def test_it_matches_the_faction_keyword_whatever_the_case():
 )
 def test_it_limits_units_of_one_datasheet_to_three_or_six(flags, allowed):
     """R8.3: at most 3 of a datasheet, 6 if BATTLELINE or DEDICATED TRANSPORT."""
-    extra = {"embarked_unit_key": "captain"} if flags.get("dedicated_transport") else {}
-    fits = muster(CAPTAIN, *squads(allowed, **flags, **extra), battle_size="Onslaught")
+    fits = muster(CAPTAIN, *squads(allowed, **flags), battle_size="Onslaught")
     too_many = muster(CAPTAIN, *squads(allowed + 1, **flags), battle_size="Onslaught")
     assert not any("at most" in error for error in fits.errors)
     assert any(str(allowed + 1) in error and "at most" in error for error in too_many.errors)

@@ -12,7 +12,7 @@ from campaign.rules import (
     requisition_refusals,
 )
 
-RULES = settings(max_examples=200, deadline=None, database=None)
+RULES = settings(max_examples=100, deadline=None, database=None)
 R = Requisition
 
 HERO = UnitFacts(name="Captain Varro", xp=10, is_character=True, pending_promotions=1)
@@ -84,7 +84,9 @@ def test_it_knows_each_requisitions_maximum_cost(req, most):
 
 
 @RULES
-@given(req=st.sampled_from(list(Requisition)), honours=st.integers(0, 12), others=st.integers(0, 12))
+@given(
+    req=st.sampled_from(list(Requisition)), honours=st.integers(0, 12), others=st.integers(0, 12)
+)
 def test_it_keeps_every_cost_between_1rp_and_the_maximum(req, honours, others):
     """R6: each cost is at least 1RP and never above its maximum."""
     cost = requisition_cost(req, battle_honours=honours, other_enhancements=others)
@@ -92,7 +94,9 @@ def test_it_keeps_every_cost_between_1rp_and_the_maximum(req, honours, others):
 
 
 @RULES
-@given(req=st.sampled_from(list(Requisition)), honours=st.integers(0, 12), others=st.integers(0, 12))
+@given(
+    req=st.sampled_from(list(Requisition)), honours=st.integers(0, 12), others=st.integers(0, 12)
+)
 def test_it_never_makes_a_requisition_cheaper_for_a_more_decorated_force(req, honours, others):
     """R6.2/R6.5/R6.6: costs grow (up to the maximum) with honours and Enhancements."""
     base = requisition_cost(req, battle_honours=honours, other_enhancements=others)

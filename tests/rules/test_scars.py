@@ -13,7 +13,7 @@ from campaign.rules import (
     out_of_action_refusal,
 )
 
-RULES = settings(max_examples=200, deadline=None, database=None)
+RULES = settings(max_examples=100, deadline=None, database=None)
 DB, SCAR, REMOVED = OutOfAction.DEVASTATING_BLOW, OutOfAction.BATTLE_SCAR, OutOfAction.REMOVED
 
 

@@ -1,0 +1,428 @@
+"""A demo campaign built through the services, as players would have played it.
+
+Units are taken from real army lists (shared rosters). Dice are seeded so the
+demo is the same every time. `build_demo_campaign` does nothing if it exists.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from campaign import services
+from campaign.models import (
+    Battle,
+    Campaign,
+    CrusadeForce,
+    CustomContent,
+    Membership,
+    OutOfActionTest,
+    Unit,
+)
+
+DEMO_CAMPAIGN = "The Vigil of Kharos"
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    datasheet: str
+    points: int
+    models: str
+    count: int = 1
+    wargear: str = ""
+    character: bool = False
+    epic: bool = False
+    battleline: bool = False
+    transport: bool = False
+    table: str = ""
+    enhancement: str = ""
+    enhancement_points: int = 0
+    maximum: int | None = None
+
+
+FORCES = {
+    "alice": (
+        "Krieg 13th Siege Regiment",
+        "Astra Militarum",
+        "Hold the Kharos breach until the Mechanicus arrives; settle the score with "
+        "the Wolves who took our trenches.",
+        [
+            Card(
+                "Lord Marshal Dreir",
+                "Lord Marshal Dreir",
+                100,
+                "1 Lord Marshal",
+                1,
+                "Laspistol, Sabre of Sacrifice, Savage claws",
+                character=True,
+                table="Character",
+            ),
+            Card(
+                "Krieg Command Squad",
+                "Krieg Command Squad",
+                65,
+                "1 Lord Commissar, 2 Veteran Guardsmen",
+                3,
+                "Plasma pistols, power fist, chainsword, servo-scribes",
+                character=True,
+                table="Character",
+            ),
+            Card(
+                "Siege Company Kappa",
+                "Death Korps of Krieg",
+                145,
+                "2 Watchmasters, 18 Troopers",
+                20,
+                "Lasguns, long-las, chainswords",
+                battleline=True,
+                table="Infantry",
+                maximum=20,
+            ),
+        ],
+    ),
+    "bruno": (
+        "The Stormlance of Fenris",
+        "Adeptus Astartes",
+        "Hunt down the heretic Custodes impostors; avenge the fallen of the Krieg trenches.",
+        [
+            Card(
+                "Logan Grimnar",
+                "Logan Grimnar on Stormrider",
+                180,
+                "1 Logan Grimnar",
+                1,
+                "The Axe Morkai, storm bolter",
+                character=True,
+                epic=True,
+            ),
+            Card(
+                "Ragnar Frostmane",
+                "Wolf Lord on Thunderwolf",
+                145,
+                "1 Wolf Lord",
+                1,
+                "Twin lightning claws",
+                character=True,
+                table="Character",
+                enhancement="Fury of the Storm",
+                enhancement_points=20,
+            ),
+            Card(
+                "Shadow Pack",
+                "Infiltrator Squad",
+                100,
+                "1 Sergeant, 4 Infiltrators",
+                5,
+                "Bolt carbines, bolt pistols",
+                table="Infantry",
+                maximum=10,
+            ),
+            Card(
+                "Fangblade",
+                "Gladiator Lancer",
+                160,
+                "1 Gladiator Lancer",
+                1,
+                "Lancer laser destroyer, Icarus rocket pod, storm bolters",
+                table="Vehicle",
+            ),
+        ],
+    ),
+    "chen": (
+        "Shield Host of the Vigil",
+        "Adeptus Custodes",
+        "Recover the Sigil of Sol from the Kharos vaults before the Wolves can.",
+        [
+            Card("Valerian", "Valerian", 110, "1 Valerian", 1, "Gnosis", character=True, epic=True),
+            Card(
+                "Aurelian the Blade",
+                "Blade Champion",
+                160,
+                "1 Blade Champion",
+                1,
+                "Vaultswords",
+                character=True,
+                table="Character",
+                enhancement="Superior Creation",
+                enhancement_points=25,
+            ),
+            Card(
+                "Custodian Guard Tertius",
+                "Custodian Guard",
+                215,
+                "5 Custodian Guard",
+                5,
+                "Guardian spears",
+                battleline=True,
+                table="Infantry",
+                maximum=5,
+            ),
+            Card(
+                "Prosecutors of the Silent Sisterhood",
+                "Prosecutors",
+                45,
+                "1 Sister Superior, 3 Prosecutors",
+                4,
+                "Boltguns",
+                table="Infantry",
+                maximum=10,
+            ),
+        ],
+    ),
+}
+
+FACTION_KEYWORDS = {
+    "Astra Militarum": "Imperium, Astra Militarum",
+    "Adeptus Astartes": "Imperium, Adeptus Astartes, Space Wolves",
+    "Adeptus Custodes": "Imperium, Adeptus Custodes",
+}
+
+
+def _card(force: CrusadeForce, card: Card) -> Unit:
+    return services.add_unit(
+        actor=force.player,
+        force=force,
+        unit=services.NewUnit(
+            name=card.name,
+            datasheet=card.datasheet,
+            points=card.points,
+            faction_keywords=FACTION_KEYWORDS[force.faction],
+            models_description=card.models,
+            model_count=card.count,
+            max_model_count=card.maximum,
+            wargear=card.wargear,
+            is_character=card.character,
+            is_epic_hero=card.epic,
+            is_battleline=card.battleline,
+            trait_table=card.table,
+            enhancement=card.enhancement,
+            enhancement_points=card.enhancement_points,
+        ),
+    )
+
+
+def _fight(
+    players: list[tuple[CrusadeForce, list[Unit], str]],
+    *,
+    size: str = "Incursion",
+    mission: str = "",
+    outcomes: dict[str, services.UnitOutcome] | None = None,
+    rolls: dict[str, int] | None = None,
+    finish: bool = True,
+) -> Battle:
+    """Start, muster and (optionally) record a battle; Out of Action rolls by unit name."""
+    forces = [force for force, _, _ in players]
+    battle = services.start_battle(
+        actor=forces[0].player,
+        forces=forces,
+        battle_size=size,
+        mission=mission,
+        campaign=forces[0].campaign,
+    )
+    results = {}
+    for force, army, result in players:
+        participant = battle.participants.get(force=force)
+        services.muster_army(
+            actor=force.player,
+            participant=participant,
+            faction=force.faction,
+            detachment="Crusade detachment",
+            units=army,
+            warlord=next(u for u in army if u.is_character),
+        )
+        results[participant.pk] = result
+    if not finish:
+        return battle
+    outcomes = outcomes or {}
+    entries = {e.unit.name: e.pk for p in battle.participants.all() for e in p.army.all()}
+    services.record_battle_end(
+        actor=forces[0].player,
+        battle=battle,
+        results=results,
+        outcomes={entries[name]: outcome for name, outcome in outcomes.items()},
+    )
+    for test in OutOfActionTest.objects.filter(
+        battle_unit__participant__battle=battle, status=OutOfActionTest.Status.PENDING
+    ):
+        player = test.unit.force.player
+        test = services.take_out_of_action_test(
+            actor=player, test=test, roll=(rolls or {}).get(test.unit.name, 4)
+        )
+        if test.status == OutOfActionTest.Status.AWAITING_CHOICE:
+            services.resolve_out_of_action(
+                actor=player, test=test, choice="battle_scar", rng=random.Random(test.pk)
+            )
+    return battle
+
+
+def _settle(unit: Unit, how: str, **kwargs) -> None:
+    unit.refresh_from_db()
+    for promotion in unit.promotions.filter(status="pending"):
+        actor = unit.force.player
+        if how == "trait":
+            services.settle_with_battle_trait(actor=actor, promotion=promotion, **kwargs)
+        elif how == "weapon":
+            services.settle_with_weapon_modification(actor=actor, promotion=promotion, **kwargs)
+        else:
+            services.settle_with_crusade_relic(actor=actor, promotion=promotion, **kwargs)
+
+
+def _seasoned(organiser, unit: Unit, xp: int) -> Unit:
+    return services.correct_unit(
+        actor=organiser,
+        unit=unit,
+        reason="Carried over from the campaign's paper records",
+        xp=xp,
+    )
+
+
+@transaction.atomic
+def build_demo_campaign(users: dict) -> Campaign:
+    """Organiser, three players, units at every rank, honours, scars, battles."""
+    existing = Campaign.objects.filter(name=DEMO_CAMPAIGN).first()
+    if existing is not None:
+        return existing
+    organiser = users["organiser"]
+    campaign = services.create_campaign(
+        actor=organiser,
+        name=DEMO_CAMPAIGN,
+        description="A siege-world campaign for three players. Each week: one battle, "
+        "one requisition, one story.",
+    )
+    CustomContent.objects.create(
+        campaign=campaign,
+        kind=CustomContent.Kind.BATTLE_TRAIT,
+        name="Breach Veterans",
+        trait_table="Infantry",
+        effect="Re-roll Charge rolls against units in ruins.",
+    )
+    CustomContent.objects.create(
+        campaign=campaign,
+        kind=CustomContent.Kind.BATTLE_SCAR,
+        name="Shell-shocked",
+        effect="Cannot use Overwatch.",
+    )
+    forces: dict[str, CrusadeForce] = {}
+    units: dict[str, Unit] = {}
+    for username, (name, faction, goals, cards) in FORCES.items():
+        player = users[username]
+        services.join_campaign(
+            actor=player, user=player, campaign=campaign, role=Membership.Role.PLAYER
+        )
+        force = services.create_force(
+            actor=player,
+            player=player,
+            campaign=campaign,
+            name=name,
+            faction=faction,
+            goals=goals,
+        )
+        forces[username] = force
+        for card in cards:
+            units[card.name] = _card(force, card)
+
+    # Veterans carried over from paper: one step short of their next rank.
+    _seasoned(organiser, units["Lord Marshal Dreir"], 49)
+    _seasoned(organiser, units["Aurelian the Blade"], 29)
+    _seasoned(organiser, units["Ragnar Frostmane"], 14)
+    _seasoned(organiser, units["Siege Company Kappa"], 5)
+
+    alice, bruno, chen = forces["alice"], forces["bruno"], forces["chen"]
+    u = units
+    outcome = services.UnitOutcome
+    # 1. Krieg hold the breach against the Wolves.
+    _fight(
+        [
+            (alice, [u["Lord Marshal Dreir"], u["Siege Company Kappa"]], "win"),
+            (bruno, [u["Ragnar Frostmane"], u["Shadow Pack"]], "loss"),
+        ],
+        mission="Hold the Breach",
+        outcomes={
+            "Lord Marshal Dreir": outcome(enemy_units_destroyed=1, marked_for_greatness=True),
+            "Siege Company Kappa": outcome(enemy_units_destroyed=1),
+            "Shadow Pack": outcome(destroyed=True),
+            "Ragnar Frostmane": outcome(
+                enemy_units_destroyed=1, bonus_xp=1, bonus_xp_reason="Agenda: Cull the Horde"
+            ),
+        },
+        rolls={"Shadow Pack": 1},
+    )
+    _settle(u["Lord Marshal Dreir"], "relic", relic="Vortex Grenade")
+    _settle(u["Siege Company Kappa"], "trait", table="Infantry", trait="Obdurate Obedience")
+    _settle(
+        u["Ragnar Frostmane"],
+        "weapon",
+        model_name="Ragnar Frostmane",
+        weapon="Twin lightning claws",
+        modifications=("Master-worked", "Heirloom"),
+    )
+
+    # 2-5. The Custodes' vault raids: the Prosecutors are ground down and lost.
+    for number, result in enumerate(["win", "loss", "draw", "win"], start=2):
+        _fight(
+            [
+                (
+                    chen,
+                    [u["Aurelian the Blade"], u["Prosecutors of the Silent Sisterhood"]],
+                    result,
+                ),
+                (
+                    bruno,
+                    [u["Ragnar Frostmane"], u["Fangblade"]],
+                    {"win": "loss", "loss": "win", "draw": "draw"}[result],
+                ),
+            ],
+            mission=f"Vault Raid {number - 1}",
+            outcomes={
+                "Prosecutors of the Silent Sisterhood": outcome(destroyed=True),
+                "Aurelian the Blade": outcome(
+                    enemy_units_destroyed=1, marked_for_greatness=number == 2
+                ),
+                "Fangblade": outcome(enemy_units_destroyed=1),
+            },
+            rolls={"Prosecutors of the Silent Sisterhood": 1},
+        )
+        _settle(u["Aurelian the Blade"], "relic", relic="Sigil of Sol")
+        _settle(u["Ragnar Frostmane"], "trait", table="Character", trait="Born Hunter")
+        _settle(u["Fangblade"], "trait", table="Vehicle", trait="Elite Crew")
+
+    # A requisition or two between battles.
+    services.increase_supply_limit(actor=bruno.player, force=bruno)
+    services.fresh_recruits(
+        actor=bruno.player,
+        unit=u["Shadow Pack"],
+        models_added=5,
+        points=200,
+        models_description="1 Sergeant, 9 Infiltrators",
+    )
+
+    # 6. Krieg and Custodes are mid-battle right now.
+    _fight(
+        [
+            (
+                alice,
+                [u["Lord Marshal Dreir"], u["Krieg Command Squad"], u["Siege Company Kappa"]],
+                "draw",
+            ),
+            (chen, [u["Valerian"], u["Custodian Guard Tertius"]], "draw"),
+        ],
+        size="Incursion",
+        mission="Storm the Gatehouse",
+        finish=False,
+    )
+    return campaign
+
+
+def demo_summary(campaign: Campaign) -> list[str]:
+    lines = []
+    for force in campaign.forces.with_supply_used().select_related("player").order_by("name"):
+        lines.append(
+            f"  {force.player.username:<10} {force.name} ({force.supply_used}/"
+            f"{force.supply_limit} points, {force.rp}RP, {force.battle_tally} battles)"
+        )
+    in_progress = campaign.battles.filter(status=Battle.Status.IN_PROGRESS).count()
+    lines.append(f"  {campaign.battles.count()} battles, {in_progress} in progress")
+    return lines
