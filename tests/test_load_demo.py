@@ -24,3 +24,27 @@ def test_it_makes_the_organiser_staff_but_not_a_superuser():
 
     assert organiser.is_staff
     assert not organiser.is_superuser
+
+
+def test_it_builds_the_demo_campaign_once_with_everything_a_newcomer_should_see():
+    from campaign import rules
+    from campaign.models import Battle, BattleHonour, Campaign, CrusadeForce, HistoryEntry, Unit
+
+    call_command("load_demo")
+    history_rows = HistoryEntry.objects.count()
+    call_command("load_demo")
+
+    assert Campaign.objects.count() == 1
+    assert HistoryEntry.objects.count() == history_rows, "a second run must change nothing"
+    assert CrusadeForce.objects.values("faction").distinct().count() == 3
+    active = Unit.objects.active()
+    assert {u.rank for u in active} == set(rules.Rank), "units at every rank"
+    categories = set(
+        BattleHonour.objects.filter(status="active").values_list("category", flat=True)
+    )
+    assert {"battle_trait", "weapon_modification", "crusade_relic"} <= categories
+    assert Unit.objects.filter(scars__status="active", status="active").exists()
+    removed = Unit.objects.get(status="removed")
+    assert removed.out_of_action_tests.filter(outcome="removed").exists()
+    assert Battle.objects.filter(status="completed").count() >= 3
+    assert Battle.objects.filter(status="in_progress").count() == 1

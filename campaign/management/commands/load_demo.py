@@ -1,4 +1,4 @@
-"""Load the demo: the logins below, and (later) a demo campaign built on them.
+"""Load the demo: the logins below and the demo campaign built on them.
 
 Safe to run again and again: users are created if missing and their passwords reset,
 so the printed logins always work.
@@ -47,13 +47,18 @@ class Command(BaseCommand):
     help = "Create the demo logins (idempotent) and print them."
 
     def handle(self, *args: object, **options: object) -> None:
-        ensure_demo_users()
+        from campaign.demo import build_demo_campaign, demo_summary
+
+        campaign = build_demo_campaign(ensure_demo_users())
         lines = [
             "",
             "Demo logins:",
             f"  organiser  {ORGANISER} / {DEMO_PASSWORD}  (runs the campaign in the admin)",
             *(f"  player     {player} / {DEMO_PASSWORD}" for player in PLAYERS),
             f"  superuser  {ADMIN_USERNAME} / {ADMIN_PASSWORD}",
+            "",
+            f"Demo campaign: {campaign.name}",
+            *demo_summary(campaign),
             "",
             "  App:   http://127.0.0.1:8000/",
             "  Admin: http://127.0.0.1:8000/admin/",
