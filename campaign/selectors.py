@@ -135,3 +135,53 @@ def campaign_battle_counts(campaign: Campaign) -> dict[str, int]:
         completed=Count("pk", filter=Q(status=Battle.Status.COMPLETED)),
         in_progress=Count("pk", filter=Q(status=Battle.Status.IN_PROGRESS)),
     )
+
+
+@dataclass
+class Dashboard:
+    forces: list[CrusadeForce]
+    memberships: list[Membership]
+    promotions: list
+    tests: list[OutOfActionTest]
+    battles: list[BattleParticipant]
+
+    @property
+    def pending_count(self) -> int:
+        return len(self.promotions) + len(self.tests) + len(self.battles)
+
+
+def dashboard(user) -> Dashboard:
+    """Everything a player sees first, in a fixed number of queries."""
+    from campaign.models import Promotion
+
+    forces = list(
+        CrusadeForce.objects.with_supply_used()
+        .filter(player=user)
+        .select_related("campaign")
+        .order_by("name")
+    )
+    memberships = list(
+        Membership.objects.filter(user=user)
+        .select_related("campaign")
+        .annotate(force_count=Count("campaign__forces", distinct=True))
+        .order_by("campaign__name")
+    )
+    promotions = list(
+        Promotion.objects.filter(
+            unit__force__player=user,
+            unit__status=Unit.Status.ACTIVE,
+            status=Promotion.Status.PENDING,
+        ).select_related("unit", "unit__force")
+    )
+    tests = list(
+        OutOfActionTest.objects.filter(
+            unit__force__player=user,
+            status__in=[OutOfActionTest.Status.PENDING, OutOfActionTest.Status.AWAITING_CHOICE],
+        ).select_related("unit", "unit__force")
+    )
+    battles = list(
+        BattleParticipant.objects.filter(
+            force__player=user, battle__status=Battle.Status.IN_PROGRESS
+        ).select_related("battle", "force")
+    )
+    return Dashboard(forces, memberships, promotions, tests, battles)

@@ -131,6 +131,20 @@ def check_army(
 ) -> rules.MusterReport:
     """R8 checks for a proposed army, without saving anything (the live muster checks)."""
     foreign = [u.name for u in units if u.force_id != participant.force_id]
+    chosen = {u.pk for u in units}
+    missing = {
+        pk
+        for mapping in (attachments or {}, embarked or {})
+        for pair in mapping.items()
+        for pk in pair
+        if pk not in chosen
+    }
+    names = dict(Unit.objects.filter(pk__in=missing).values_list("pk", "name"))
+    strays = [
+        f"{names.get(pk, 'A unit')} is named as a Leader, Bodyguard, passenger or transport "
+        "but is not in the army."
+        for pk in sorted(missing)
+    ]
     report = rules.check_muster(
         battle_size=participant.battle.battle_size,
         faction=faction,
@@ -139,12 +153,10 @@ def check_army(
         ),
         warlord_key=warlord.pk if warlord is not None else None,
     )
-    if foreign:
+    extra = [f"Not in this Order of Battle: {', '.join(foreign)}."] if foreign else []
+    if extra or strays:
         return rules.MusterReport(
-            report.points,
-            report.limit,
-            (*report.errors, f"Not in this Order of Battle: {', '.join(foreign)}."),
-            report.warnings,
+            report.points, report.limit, (*report.errors, *extra, *strays), report.warnings
         )
     return report
 

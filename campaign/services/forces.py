@@ -25,10 +25,22 @@ FORCE_NARRATIVE_FIELDS = ["name", "faction", "goals", "victories_notes", "vendet
 UNIT_FREE_FIELDS = ["name", "notes", "selectable_keywords", "crusade_rules"]
 
 
+HOUSE_RULE_FIELDS = ["starting_supply_limit", "starting_rp", "rp_cap", "supply_limit_increase"]
+
+
+def _check_house_rules(campaign: Campaign) -> None:
+    if campaign.rp_cap < 1:
+        refuse("The RP cap must be at least 1.", field="rp_cap")
+    if campaign.starting_rp > campaign.rp_cap:
+        refuse("Starting RP cannot be above the RP cap.", field="starting_rp")
+
+
 @transaction.atomic
 def create_campaign(*, actor, name: str, description: str = "", **house_rules: int) -> Campaign:
     """A new campaign with the actor as its first organiser."""
-    campaign = Campaign.objects.create(name=name, description=description, **house_rules)
+    campaign = Campaign(name=name, description=description, **house_rules)
+    _check_house_rules(campaign)
+    campaign.save()
     Membership.objects.create(campaign=campaign, user=actor, role=Membership.Role.ORGANISER)
     record(
         actor=actor,
@@ -56,9 +68,6 @@ def join_campaign(*, actor, user, campaign: Campaign, role: str = Membership.Rol
     return membership
 
 
-HOUSE_RULE_FIELDS = ["starting_supply_limit", "starting_rp", "rp_cap", "supply_limit_increase"]
-
-
 @transaction.atomic
 def set_house_rules(*, actor, campaign: Campaign, reason: str = "", **values: int) -> Campaign:
     """Change a campaign's house rules. A lower RP cap trims RP above it (R1.5)."""
@@ -69,10 +78,7 @@ def set_house_rules(*, actor, campaign: Campaign, reason: str = "", **values: in
     before = snapshot(campaign, HOUSE_RULE_FIELDS)
     for key, value in values.items():
         setattr(campaign, key, value)
-    if campaign.rp_cap < 1:
-        refuse("The RP cap must be at least 1.", field="rp_cap")
-    if campaign.starting_rp > campaign.rp_cap:
-        refuse("Starting RP cannot be above the RP cap.", field="starting_rp")
+    _check_house_rules(campaign)
     campaign.save()
     diff = changes(before, snapshot(campaign, HOUSE_RULE_FIELDS))
     if diff:

@@ -1,7 +1,13 @@
+"""Home page and the player's dashboard."""
+
+from __future__ import annotations
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
+
+from campaign import selectors
 
 
 @require_safe
@@ -12,4 +18,5 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "dashboard.html")
+    """My forces, my campaigns, and everything waiting for me."""
+    return render(request, "dashboard.html", {"dash": selectors.dashboard(request.user)})

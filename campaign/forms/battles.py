@@ -1,0 +1,441 @@
+"""Forms for battles: start, muster, record the end, Out of Action and promotions.
+
+Forms check the shape of the input; the Crusade rules are checked by the services,
+whose refusals are mapped back onto these forms with `add_service_error`.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from campaign import rules
+from campaign.models import (
+    BattleHonour,
+    BattleParticipant,
+    CrusadeForce,
+    CustomContent,
+    Unit,
+)
+from campaign.services.battles import UnitOutcome
+
+NOT_CHOSEN = ""
+
+
+def add_service_error(form: forms.Form, error: ValidationError) -> None:
+    """Put a service's ValidationError next to the matching field, or on top of the form."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            target = field if field in form.fields else None
+            for item in errors:
+                form.add_error(target, item.messages[0] if item.messages else str(item))
+    else:
+        for message in error.messages:
+            form.add_error(None, message)
+
+
+def _force_label(force: CrusadeForce) -> str:
+    return f"{force.name} ({force.player.get_username()}, {force.faction})"
+
+
+class ForceChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: CrusadeForce) -> str:
+        return _force_label(obj)
+
+
+class ForcesChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: CrusadeForce) -> str:
+        return _force_label(obj)
+
+
+class BattleCreateForm(forms.Form):
+    """Start a battle: one of my forces against forces of the same campaign."""
+
+    force = ForceChoiceField(
+        queryset=CrusadeForce.objects.none(), label="Your force", empty_label=None
+    )
+    battle_size = forms.ChoiceField(
+        choices=[(name, f"{name} ({pts} points)") for name, pts in rules.BATTLE_SIZES.items()],
+        initial="Strike Force",
+    )
+    mission = forms.CharField(max_length=120, required=False)
+    date = forms.DateField(
+        initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    opponents = ForcesChoiceField(
+        queryset=CrusadeForce.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Opponents",
+        help_text="Forces from the same campaign. Leave empty to fight an opponent "
+        "who isn't tracked here.",
+    )
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        mine = CrusadeForce.objects.filter(player=user).select_related("player", "campaign")
+        self.fields["force"].queryset = mine
+        self.fields["opponents"].queryset = (
+            CrusadeForce.objects.filter(campaign__in=mine.exclude(campaign=None).values("campaign"))
+            .exclude(player=user)
+            .select_related("player", "campaign")
+            .order_by("campaign__name", "name")
+        )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        force, opponents = data.get("force"), data.get("opponents") or []
+        if force is not None:
+            for other in opponents:
+                if other.campaign_id != force.campaign_id:
+                    self.add_error(
+                        "opponents",
+                        f"{other.name} is not in the same campaign as {force.name}.",
+                    )
+        return data
+
+
+class UnitsField(forms.ModelMultipleChoiceField):
+    widget = forms.CheckboxSelectMultiple
+
+
+class MusterForm(forms.Form):
+    """Choose an army (R8). Extra selects per unit: Leader attachments and transports."""
+
+    faction = forms.CharField(max_length=120, required=False, label="Faction keyword")
+    detachment = forms.CharField(max_length=120, required=False)
+    units = UnitsField(queryset=Unit.objects.none(), required=False, label="Units")
+    warlord = forms.ModelChoiceField(
+        queryset=Unit.objects.none(), required=False, empty_label="Pick your Warlord"
+    )
+
+    def __init__(self, *args, participant: BattleParticipant, units: list[Unit], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.participant = participant
+        self.unit_list = units
+        pks = [u.pk for u in units]
+        self.fields["units"].queryset = Unit.objects.filter(pk__in=pks)
+        self.fields["warlord"].queryset = Unit.objects.filter(pk__in=pks, is_character=True)
+        self.fields["warlord"].label_from_instance = lambda u: u.name
+        transports = [u for u in units if u.is_dedicated_transport]
+        self.attach_fields: dict[int, str] = {}
+        self.embark_fields: dict[int, str] = {}
+        for unit in units:
+            if unit.is_character:
+                name = f"attach_{unit.pk}"
+                self.fields[name] = forms.TypedChoiceField(
+                    label=f"{unit.name} leads",
+                    coerce=int,
+                    empty_value=None,
+                    required=False,
+                    choices=[(NOT_CHOSEN, "Nobody (fights on its own)")]
+                    + [(o.pk, o.name) for o in units if o.pk != unit.pk and not o.is_character],
+                )
+                self.attach_fields[unit.pk] = name
+            if transports and not unit.is_dedicated_transport:
+                name = f"embark_{unit.pk}"
+                self.fields[name] = forms.TypedChoiceField(
+                    label=f"{unit.name} starts embarked in",
+                    coerce=int,
+                    empty_value=None,
+                    required=False,
+                    choices=[(NOT_CHOSEN, "No transport")] + [(t.pk, t.name) for t in transports],
+                )
+                self.embark_fields[unit.pk] = name
+
+    def army(self) -> dict:
+        """The service arguments from what was valid in the form (for the live check too)."""
+        data = getattr(self, "cleaned_data", {})
+        chosen = list(data.get("units") or [])
+        chosen_pks = {u.pk for u in chosen}
+        attachments = {
+            leader: data[name]
+            for leader, name in self.attach_fields.items()
+            if leader in chosen_pks and data.get(name)
+        }
+        embarked = {
+            unit: data[name]
+            for unit, name in self.embark_fields.items()
+            if unit in chosen_pks and data.get(name)
+        }
+        return {
+            "faction": data.get("faction") or "",
+            "units": chosen,
+            "warlord": data.get("warlord"),
+            "attachments": attachments,
+            "embarked": embarked,
+        }
+
+    def clean(self) -> dict:
+        data = super().clean()
+        chosen = {u.pk for u in data.get("units") or []}
+        names = {u.pk: u.name for u in self.unit_list}
+        for unit, name in self.embark_fields.items():
+            transport = data.get(name)
+            if unit in chosen and transport and transport not in chosen:
+                self.add_error(name, f"Add {names[transport]} to the army first.")
+        if not (data.get("detachment") or "").strip():
+            self.add_error("detachment", "Name your Detachment rules.")
+        return data
+
+
+class BattleRecordForm(forms.Form):
+    """The whole battle: each side's result and what each of its units did (R9)."""
+
+    def __init__(self, *args, participants: list[BattleParticipant], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.participants = participants
+        self.sections = []
+        for participant in participants:
+            result = f"result_{participant.pk}"
+            self.fields[result] = forms.ChoiceField(
+                label=f"Result for {participant.force.name}",
+                choices=[(NOT_CHOSEN, "Choose…"), *BattleParticipant.Result.choices],
+            )
+            entries = list(participant.army.all())
+            eligible = [
+                e
+                for e in entries
+                if not rules.marked_for_greatness_refusal(e.unit.facts(pending=0))
+            ]
+            marked = f"marked_{participant.pk}"
+            self.fields[marked] = forms.TypedChoiceField(
+                label=f"Marked for Greatness ({participant.force.name})",
+                coerce=int,
+                empty_value=None,
+                required=False,
+                initial=NOT_CHOSEN,
+                widget=forms.RadioSelect,
+                choices=[(NOT_CHOSEN, "No unit")] + [(e.pk, e.unit.name) for e in eligible],
+            )
+            units = []
+            for entry in entries:
+                pk = entry.pk
+                self.fields[f"destroyed_{pk}"] = forms.BooleanField(
+                    label="Destroyed", required=False
+                )
+                self.fields[f"kills_{pk}"] = forms.IntegerField(
+                    label="Enemy units destroyed", min_value=0, max_value=99, initial=0
+                )
+                self.fields[f"bonus_{pk}"] = forms.IntegerField(
+                    label="Bonus XP", min_value=0, max_value=99, initial=0
+                )
+                self.fields[f"reason_{pk}"] = forms.CharField(
+                    label="Reason for bonus XP", max_length=255, required=False
+                )
+                units.append(entry)
+            self.sections.append((participant, result, marked, units))
+
+    def clean(self) -> dict:
+        data = super().clean()
+        for _, _, _, entries in self.sections:
+            for entry in entries:
+                if data.get(f"bonus_{entry.pk}") and not (data.get(f"reason_{entry.pk}") or ""):
+                    self.add_error(f"reason_{entry.pk}", "Say why it earned bonus XP.")
+        return data
+
+    def results(self) -> dict[int, str]:
+        return {p.pk: self.cleaned_data[result] for p, result, _, _ in self.sections}
+
+    def outcomes(self) -> dict[int, UnitOutcome]:
+        data = self.cleaned_data
+        outcomes = {}
+        for _, _, marked, entries in self.sections:
+            for entry in entries:
+                outcomes[entry.pk] = UnitOutcome(
+                    destroyed=bool(data.get(f"destroyed_{entry.pk}")),
+                    enemy_units_destroyed=data.get(f"kills_{entry.pk}") or 0,
+                    marked_for_greatness=data.get(marked) == entry.pk,
+                    bonus_xp=data.get(f"bonus_{entry.pk}") or 0,
+                    bonus_xp_reason=data.get(f"reason_{entry.pk}") or "",
+                )
+        return outcomes
+
+    def bound_sections(self):
+        """For the template: each side with its bound fields."""
+        for participant, result, marked, entries in self.sections:
+            yield {
+                "participant": participant,
+                "result": self[result],
+                "marked": self[marked],
+                "units": [
+                    {
+                        "entry": e,
+                        "destroyed": self[f"destroyed_{e.pk}"],
+                        "kills": self[f"kills_{e.pk}"],
+                        "bonus": self[f"bonus_{e.pk}"],
+                        "reason": self[f"reason_{e.pk}"],
+                    }
+                    for e in entries
+                ],
+            }
+
+
+class RollForm(forms.Form):
+    roll = forms.IntegerField(
+        label="Your D6 roll",
+        min_value=1,
+        max_value=6,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class DevastatingBlowForm(forms.Form):
+    honour = forms.ModelChoiceField(
+        queryset=BattleHonour.objects.none(),
+        widget=forms.RadioSelect,
+        label="Battle Honour to lose",
+        empty_label=None,
+    )
+
+    def __init__(self, *args, honours: list[BattleHonour], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["honour"].queryset = BattleHonour.objects.filter(pk__in=[h.pk for h in honours])
+        self.fields["honour"].label_from_instance = lambda h: (
+            f"{h.name} ({h.get_category_display()})"
+        )
+
+
+ROLL = "roll"
+
+
+class BattleScarForm(forms.Form):
+    scar = forms.ChoiceField(widget=forms.RadioSelect, label="Battle Scar", initial=ROLL)
+
+    def __init__(self, *args, held: set[str], custom: list[CustomContent], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(ROLL, "Roll a scar for me (duplicates are re-rolled)")]
+        choices += [
+            (name, f"{name}: {rules.BATTLE_SCAR_EFFECTS[name]}")
+            for name in rules.BATTLE_SCARS.values()
+            if name not in held
+        ]
+        choices += [
+            (f"custom-{c.pk}", f"{c.name}: {c.effect}" if c.effect else c.name)
+            for c in custom
+            if c.name not in held
+        ]
+        self.custom = {f"custom-{c.pk}": c for c in custom}
+        self.fields["scar"].choices = choices
+
+    def service_kwargs(self) -> dict:
+        scar = self.cleaned_data["scar"]
+        if scar == ROLL:
+            return {}
+        if scar in self.custom:
+            return {"custom_scar": self.custom[scar]}
+        return {"scar_name": scar}
+
+
+class HonourForm(forms.Form):
+    """Base for the promotion forms: at the honour cap, an honour to replace is required."""
+
+    replace = forms.ModelChoiceField(
+        queryset=BattleHonour.objects.none(),
+        label="Replace which Battle Honour",
+        empty_label="Choose the honour to give up",
+    )
+
+    def __init__(self, *args, honours: list[BattleHonour], at_cap: bool, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if at_cap:
+            self.fields["replace"].queryset = BattleHonour.objects.filter(
+                pk__in=[h.pk for h in honours]
+            )
+        else:
+            del self.fields["replace"]
+
+    def replace_kwarg(self) -> dict:
+        return {"replace": self.cleaned_data.get("replace")}
+
+
+class BattleTraitForm(HonourForm):
+    table = forms.ChoiceField(label="Battle Traits table")
+    trait = forms.ChoiceField(label="Trait", required=False)
+
+    def __init__(self, *args, choices: dict[str, list[tuple[str, str]]], custom, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.custom = {f"custom-{c.pk}": c for c in custom}
+        custom_names = {c.name: key for key, c in self.custom.items()}
+        self.fields["table"].choices = [(t, t) for t in choices if t in rules.BATTLE_TRAIT_TABLES]
+        groups = []
+        for table, entries in choices.items():
+            core = {name for name, _ in rules.BATTLE_TRAIT_TABLES.get(table, {}).values()}
+            options = []
+            for name, effect in entries:
+                value = f"{table}::{name}" if name in core else custom_names.get(name, "")
+                options.append((value, f"{name}: {effect}" if effect else name))
+            groups.append((table, options))
+        self.fields["trait"].choices = [(NOT_CHOSEN, "Choose a trait…"), *groups]
+        self.fields = {k: self.fields[k] for k in ["table", "trait", "replace"] if k in self.fields}
+
+    def service_kwargs(self, *, roll: bool) -> dict:
+        data = self.cleaned_data
+        if roll:
+            return {"table": data["table"], "trait": None}
+        value = data.get("trait") or ""
+        if value in self.custom:
+            return {"custom": self.custom[value]}
+        table, _, name = value.partition("::")
+        return {"table": table, "trait": name}
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.data.get("category") == "trait_choose" and not data.get("trait"):
+            self.add_error("trait", "Choose a trait, or roll one instead.")
+        return data
+
+
+class WeaponModificationForm(HonourForm):
+    model_name = forms.CharField(
+        max_length=120, label="Model", help_text="The CHARACTER or Unit Champion."
+    )
+    weapon = forms.CharField(max_length=120)
+    first = forms.ChoiceField(label="First modification", required=False)
+    second = forms.ChoiceField(label="Second modification", required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        mods = [
+            (name, f"{name}: {rules.WEAPON_MODIFICATION_EFFECTS[name]}")
+            for name in rules.WEAPON_MODIFICATIONS.values()
+        ]
+        for name in ("first", "second"):
+            self.fields[name].choices = [(NOT_CHOSEN, "Roll for me"), *mods]
+        order = ["model_name", "weapon", "first", "second", "replace"]
+        self.fields = {k: self.fields[k] for k in order if k in self.fields}
+
+    def clean(self) -> dict:
+        data = super().clean()
+        first, second = data.get("first"), data.get("second")
+        if bool(first) != bool(second):
+            self.add_error("second", "Choose both modifications, or leave both to the dice.")
+        elif first and first == second:
+            self.add_error("second", "The two modifications must be different.")
+        return data
+
+    def service_kwargs(self) -> dict:
+        data = self.cleaned_data
+        mods = (data["first"], data["second"]) if data.get("first") else None
+        return {"model_name": data["model_name"], "weapon": data["weapon"], "modifications": mods}
+
+
+class CrusadeRelicForm(HonourForm):
+    relic = forms.ChoiceField(label="Crusade Relic")
+    weapon = forms.CharField(
+        max_length=120, required=False, help_text="Only if the relic is a weapon."
+    )
+
+    def __init__(self, *args, relics: list[tuple[str, str]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["relic"].choices = [(NOT_CHOSEN, "Choose a relic…"), *relics]
+        order = ["relic", "weapon", "replace"]
+        self.fields = {k: self.fields[k] for k in order if k in self.fields}
+
+
+class RenownedHeroesForm(forms.Form):
+    enhancement = forms.CharField(max_length=120, label="Enhancement")
+    enhancement_points = forms.IntegerField(
+        min_value=0, max_value=500, label="Enhancement points", initial=0
+    )

@@ -1,0 +1,85 @@
+"""The campaign page: members only, standings and battles in constant queries."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign import services
+from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _battle(campaign, a, b, result="win"):
+    ca = a.units.filter(is_character=True).first()
+    cb = b.units.filter(is_character=True).first()
+    battle = services.start_battle(
+        actor=a.player, forces=[a, b], battle_size="Incursion", campaign=campaign
+    )
+    results = {}
+    for participant, unit in zip(battle.participants.order_by("pk"), (ca, cb), strict=True):
+        services.muster_army(
+            actor=participant.force.player,
+            participant=participant,
+            faction="Adeptus Astartes",
+            detachment="Gladius",
+            units=[unit],
+            warlord=unit,
+        )
+        results[participant.pk] = result if unit is ca else "loss"
+    services.record_battle_end(actor=a.player, battle=battle, results=results, outcomes={})
+
+
+def _campaign_with(forces: int, units: int, battles: int):
+    campaign = make_campaign()
+    all_forces = []
+    for _ in range(forces):
+        force = make_force(campaign=campaign)
+        make_character(force)
+        for _ in range(units - 1):
+            make_unit(force, points=40)
+        all_forces.append(force)
+    for _ in range(battles):
+        _battle(campaign, all_forces[0], all_forces[1])
+    return campaign
+
+
+def test_it_shows_standings_with_wins_and_crusade_points(client):
+    campaign = _campaign_with(forces=2, units=2, battles=1)
+    winner = campaign.forces.order_by("pk").first()
+    client.force_login(winner.player)
+
+    response = client.get(reverse("campaign_detail", args=[campaign.pk]))
+
+    standings = response.context["overview"].standings
+    assert standings[0].force == winner
+    assert winner.name in response.content.decode()
+
+
+def test_it_shows_the_invitation_only_to_organisers(client):
+    organiser = make_user(is_staff=True)
+    campaign = make_campaign(organiser=organiser)
+    player_force = make_force(campaign=campaign)
+
+    client.force_login(organiser)
+    assert campaign.invite_code in client.get(campaign.get_absolute_url()).content.decode()
+    client.force_login(player_force.player)
+    assert campaign.invite_code not in client.get(campaign.get_absolute_url()).content.decode()
+
+
+def _queries(client, campaign) -> int:
+    client.force_login(campaign.forces.first().player)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("campaign_detail", args=[campaign.pk])).status_code == 200
+    return len(queries)
+
+
+def test_it_loads_the_campaign_overview_in_constant_queries(client):
+    """Acceptance: the same number of queries for 5 units as for 100."""
+    small = _campaign_with(forces=2, units=3, battles=1)  # 6 units
+    large = _campaign_with(forces=5, units=20, battles=4)  # 100 units
+
+    assert _queries(client, small) == _queries(client, large)

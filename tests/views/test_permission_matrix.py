@@ -1,0 +1,172 @@
+"""Every URL pattern, walked as anonymous, outsider, member, owner and organiser.
+
+One table states who may see what: a login redirect for anonymous users, 404 for
+objects outside your campaigns, 403 for pages that change someone else's force,
+and 405 for GET on URLs that only take POST.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from campaign import services
+from campaign.models import BattleParticipant, Membership, OutOfActionTest, Promotion
+from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ["anonymous", "outsider", "member", "owner", "organiser"]
+LOGIN = "login"
+R, F, NF, NA = 200, 403, 404, 405
+
+# name -> expected status per role (anonymous, outsider, member, owner, organiser)
+READ = (LOGIN, NF, R, R, R)
+WRITE = (LOGIN, NF, F, R, F)
+SIGNED_IN = (LOGIN, R, R, R, R)
+POST_ONLY = (NA, NA, NA, NA, NA)
+EXPECTED = {
+    "home": (R, R, R, R, R),
+    "dashboard": SIGNED_IN,
+    "signup": (R, "redirect", "redirect", "redirect", "redirect"),
+    "login": (R, R, R, R, R),
+    "join_with_code": SIGNED_IN,
+    "join_campaign": SIGNED_IN,
+    "campaign_detail": READ,
+    "force_create": SIGNED_IN,
+    "force_detail": READ,
+    "force_edit": WRITE,
+    "force_banner": POST_ONLY,
+    "force_history": READ,
+    "unit_create": WRITE,
+    "unit_supply_check": WRITE,
+    "force_requisition": POST_ONLY,
+    "unit_detail": READ,
+    "unit_edit": WRITE,
+    "unit_picture": POST_ONLY,
+    "unit_remove": WRITE,
+    "unit_requisition": WRITE,
+    "battle_create": SIGNED_IN,
+    "battle_detail": READ,
+    "battle_record": WRITE,
+    "army_muster": WRITE,
+    "army_muster_check": POST_ONLY,
+    "out_of_action": WRITE,
+    "promotion_settle": WRITE,
+}
+# Django's own account pages and the admin are tested by Django and tests/admin.
+NOT_OURS = {
+    "logout",
+    "password_change",
+    "password_change_done",
+    "password_reset",
+    "password_reset_done",
+    "password_reset_confirm",
+    "password_reset_complete",
+}
+
+
+def _our_url_names() -> set[str]:
+    names = set()
+
+    def walk(patterns, namespace=None):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                if pattern.namespace != "admin":
+                    walk(pattern.url_patterns, pattern.namespace)
+            elif isinstance(pattern, URLPattern) and pattern.name and not namespace:
+                names.add(pattern.name)
+
+    walk(get_resolver().url_patterns)
+    return names - NOT_OURS
+
+
+def test_it_has_an_expectation_for_every_url_pattern():
+    assert _our_url_names() == set(EXPECTED)
+
+
+@pytest.fixture
+def world():
+    """A campaign with an owner (in a battle, with a promotion and a test pending)."""
+    organiser = make_user("org", is_staff=True)
+    campaign = make_campaign(organiser=organiser)
+    owner, member, outsider = make_user("owner"), make_user("member"), make_user("outsider")
+    force = make_force(player=owner, campaign=campaign, name="Owner's force")
+    rival = make_force(player=member, campaign=campaign, name="Member's force")
+    captain = make_character(force, name="Captain")
+    squad = make_unit(force, name="Squad")
+    rival_captain = make_character(rival, name="Rival captain")
+    # A completed battle leaves an Out of Action test; a promotion is created directly.
+    fought = services.start_battle(
+        actor=owner, forces=[force], battle_size="Incursion", campaign=campaign
+    )
+    army = fought.participants.get()
+    services.muster_army(
+        actor=owner,
+        participant=army,
+        faction="Adeptus Astartes",
+        detachment="Gladius",
+        units=[captain, squad],
+        warlord=captain,
+    )
+    squad_entry = army.army.get(unit=squad)
+    services.record_battle_end(
+        actor=owner,
+        battle=fought,
+        results={army.pk: "win"},
+        outcomes={squad_entry.pk: services.UnitOutcome(destroyed=True)},
+    )
+    promotion = Promotion.objects.create(unit=captain, rank=1)
+    battle = services.start_battle(
+        actor=member, forces=[rival, force], battle_size="Incursion", campaign=campaign
+    )
+    assert not campaign.memberships.filter(user=outsider).exists()
+    assert campaign.memberships.filter(user=organiser, role=Membership.Role.ORGANISER).exists()
+    return {
+        "users": {"outsider": outsider, "member": member, "owner": owner, "organiser": organiser},
+        "kwargs": {
+            "join_campaign": {"code": campaign.invite_code},
+            "campaign_detail": {"pk": campaign.pk},
+            "force_detail": {"pk": force.pk},
+            "force_edit": {"pk": force.pk},
+            "force_banner": {"pk": force.pk},
+            "force_history": {"pk": force.pk},
+            "unit_create": {"pk": force.pk},
+            "unit_supply_check": {"pk": force.pk},
+            "force_requisition": {"pk": force.pk, "requisition": "increase_supply_limit"},
+            "unit_detail": {"pk": squad.pk},
+            "unit_edit": {"pk": squad.pk},
+            "unit_picture": {"pk": squad.pk},
+            "unit_remove": {"pk": squad.pk},
+            "unit_requisition": {"pk": squad.pk, "requisition": "fresh_recruits"},
+            "battle_detail": {"pk": battle.pk},
+            "battle_record": {"pk": battle.pk},
+            "army_muster": {"pk": BattleParticipant.objects.get(battle=battle, force=force).pk},
+            "army_muster_check": {
+                "pk": BattleParticipant.objects.get(battle=battle, force=force).pk
+            },
+            "out_of_action": {"pk": OutOfActionTest.objects.get(unit=squad).pk},
+            "promotion_settle": {"pk": promotion.pk},
+        },
+        "rival_captain": rival_captain,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_it_answers_each_role_as_the_access_table_says(client, world, name):
+    from django.urls import reverse
+
+    url = reverse(name, kwargs=world["kwargs"].get(name, {}))
+    for role, expected in zip(ROLES, EXPECTED[name], strict=True):
+        client.logout()
+        if role != "anonymous":
+            client.force_login(world["users"][role])
+        response = client.get(url)
+        where = f"{name} as {role}"
+        if expected == LOGIN:
+            assert response.status_code == 302, where
+            assert response["Location"].startswith("/accounts/login/"), where
+        elif expected == "redirect":
+            assert response.status_code == 302, where
+        else:
+            assert response.status_code == expected, where
