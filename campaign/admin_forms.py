@@ -47,9 +47,9 @@ def rehearse(call: Callable[[], Any]) -> None:
 class ServiceForm(forms.ModelForm):
     """A model form that saves through services (`apply`), never through `save()`.
 
-    `tracked_fields` are model fields shown as plain form fields (left out of the model
-    form by `Meta.exclude`), so only a service can change them. The admin sets `actor`
-    on the class it builds for each request.
+    `tracked_fields` are model fields shown as plain form fields, never as model-form
+    fields (the admin excludes them), so only a service can change them. The admin sets
+    `actor` on the class it builds for each request.
     """
 
     actor = None
@@ -151,7 +151,7 @@ class CampaignChangeForm(ServiceForm):
 
     class Meta:
         model = Campaign
-        exclude = HOUSE_RULE_FIELDS
+        fields = CAMPAIGN_DETAIL_FIELDS
 
     def apply(self) -> Campaign:
         campaign = self.instance
@@ -177,7 +177,7 @@ class CampaignChangeForm(ServiceForm):
 
 
 class ForceAddForm(ServiceForm):
-    """A new Order of Battle through `services.create_force` (starting numbers from the campaign)."""
+    """A new Order of Battle via `services.create_force`, with the campaign's starting numbers."""
 
     class Meta:
         model = CrusadeForce
@@ -208,7 +208,7 @@ class ForceChangeForm(ServiceForm):
 
     class Meta:
         model = CrusadeForce
-        exclude = FORCE_CORRECTABLE
+        fields = FORCE_NARRATIVE_FIELDS
 
     def apply(self) -> CrusadeForce:
         force = self.instance
@@ -260,7 +260,7 @@ class UnitChangeForm(ServiceForm):
 
     class Meta:
         model = Unit
-        exclude = UNIT_CORRECTABLE
+        fields = UNIT_FREE_FIELDS
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -445,6 +445,14 @@ class BattleHonour(models.Model):
     promotion = models.ForeignKey(
         "Promotion", null=True, blank=True, on_delete=models.SET_NULL, related_name="honours"
     )
+    replaces = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="replaced_by",
+        help_text="The honour this one replaced at the limit (R4.3).",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     gained_at = models.DateTimeField(default=timezone.now)
     lost_at = models.DateTimeField(null=True, blank=True)

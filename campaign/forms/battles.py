@@ -61,7 +61,8 @@ class BattleCreateForm(forms.Form):
     )
     mission = forms.CharField(max_length=120, required=False)
     date = forms.DateField(
-        initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
+        initial=timezone.localdate,
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
     )
     opponents = ForcesChoiceField(
         queryset=CrusadeForce.objects.none(),

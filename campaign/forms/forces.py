@@ -28,9 +28,7 @@ class ForceDetailsForm(forms.Form):
     name = forms.CharField(max_length=120)
     faction = forms.CharField(max_length=120, help_text="e.g. Adeptus Astartes.")
     goals = forms.CharField(required=False, widget=TEXTAREA, label="Goals")
-    victories_notes = forms.CharField(
-        required=False, widget=TEXTAREA, label="Notable victories"
-    )
+    victories_notes = forms.CharField(required=False, widget=TEXTAREA, label="Notable victories")
     vendettas = forms.CharField(required=False, widget=TEXTAREA)
     background = forms.CharField(required=False, widget=TEXTAREA)
 
@@ -130,6 +128,7 @@ class UnitCreateForm(forms.Form):
                     "hx-get": supply_check_url,
                     "hx-trigger": "input changed delay:300ms",
                     "hx-target": "#supply-status",
+                    "hx-swap": "outerHTML",
                     "hx-include": "#id_does_not_count",
                     "aria-describedby": "supply-status",
                 }

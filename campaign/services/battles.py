@@ -595,7 +595,11 @@ def void_battle(*, actor, battle: Battle, reason: str) -> Battle:
         for participant in battle.participants.order_by("pk"):
             _undo_participant(actor, battle, participant, forces[participant.force_id], reason)
         for promotion in promotions:
-            promotion.honours.filter(status=BattleHonour.Status.ACTIVE).update(
+            gained = promotion.honours.filter(status=BattleHonour.Status.ACTIVE)
+            BattleHonour.objects.filter(
+                pk__in=gained.exclude(replaces=None).values("replaces")
+            ).update(status=BattleHonour.Status.ACTIVE, lost_at=None, lost_reason="")
+            gained.update(
                 status=BattleHonour.Status.VOIDED, lost_at=now, lost_reason="Battle voided"
             )
             promotion.status = Promotion.Status.VOIDED

@@ -56,7 +56,9 @@ def _grant(*, actor, promotion: Promotion, unit: Unit, replace: BattleHonour | N
         replace.status, replace.lost_at = BattleHonour.Status.LOST, now
         replace.lost_reason = f"Replaced by {values['name']}"
         replace.save(update_fields=["status", "lost_at", "lost_reason"])
-    honour = BattleHonour.objects.create(unit=unit, promotion=promotion, gained_at=now, **values)
+    honour = BattleHonour.objects.create(
+        unit=unit, promotion=promotion, replaces=replace, gained_at=now, **values
+    )
     promotion.status, promotion.settled_at = Promotion.Status.SETTLED, now
     promotion.settled_with = honour.name
     promotion.save(update_fields=["status", "settled_at", "settled_with"])

@@ -86,7 +86,10 @@ def _army_queryset():
 
 
 def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
-    return getattr(entry, "out_of_action", None)
+    test = getattr(entry, "out_of_action", None)
+    if test is not None:
+        test.unit = entry.unit  # already loaded with the army
+    return test
 
 
 @require_http_methods(["GET", "HEAD"])

@@ -23,10 +23,15 @@ from campaign.models import CrusadeForce
 DETAIL = "forces/detail.html"
 
 
+def _posted(request: HttpRequest):
+    """The submitted data on POST (even when empty, so the form is bound), else None."""
+    return request.POST if request.method == "POST" else None
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def force_create(request: HttpRequest) -> HttpResponse:
-    form = ForceCreateForm(request.POST or None, campaigns=campaigns_for_user(request.user))
+    form = ForceCreateForm(_posted(request), campaigns=campaigns_for_user(request.user))
     if request.method == "POST" and form.is_valid():
         try:
             force = services.create_force(
@@ -83,7 +88,7 @@ def force_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def force_edit(request: HttpRequest, pk: int) -> HttpResponse:
     force = get_force_for_user(request.user, pk, write=True)
     initial = {name: getattr(force, name) for name in ForceDetailsForm.base_fields}
-    form = ForceDetailsForm(request.POST or None, initial=initial)
+    form = ForceDetailsForm(_posted(request), initial=initial)
     if request.method == "POST" and form.is_valid():
         changed = {k: v for k, v in form.cleaned_data.items() if k in form.changed_data}
         try:

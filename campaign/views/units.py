@@ -33,13 +33,18 @@ from campaign.models import BattleHonour, CrusadeForce, OutOfActionTest, Unit
 Req = rules.Requisition
 
 
+def _posted(request: HttpRequest):
+    """The submitted data on POST (even when empty, so the form is bound), else None."""
+    return request.POST if request.method == "POST" else None
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def unit_create(request: HttpRequest, pk: int) -> HttpResponse:
     force = get_force_for_user(request.user, pk, write=True)
     supply_url = reverse("unit_supply_check", args=[force.pk])
     form = UnitCreateForm(
-        request.POST or None,
+        _posted(request),
         initial={"faction_keywords": force.faction},
         supply_check_url=supply_url,
     )
@@ -75,7 +80,9 @@ def _supply_status(force, points: int | None, *, counts: bool = True) -> SupplyS
         return None
     used, limit = force.supply_used, force.supply_limit
     if not counts:
-        return SupplyStatus(True, f"Fits: this unit is left out of Supply Used ({used} of {limit}).")
+        return SupplyStatus(
+            True, f"Fits: this unit is left out of Supply Used ({used} of {limit})."
+        )
     refusal = rules.supply_refusal(supply_used=used, supply_limit=limit, extra_points=points)
     after = used + points
     if refusal:
@@ -185,7 +192,7 @@ def unit_edit(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, f"{unit.name} has been removed and can no longer change.")
         return redirect(unit)
     initial = {name: getattr(unit, name) for name in UnitEditForm.base_fields}
-    form = UnitEditForm(request.POST or None, initial=initial)
+    form = UnitEditForm(_posted(request), initial=initial)
     if request.method == "POST" and form.is_valid():
         changed = {k: v for k, v in form.cleaned_data.items() if k in form.changed_data}
         try:
@@ -225,7 +232,7 @@ def unit_remove(request: HttpRequest, pk: int) -> HttpResponse:
     if not unit.is_active:
         messages.info(request, f"{unit.name} has already been removed.")
         return redirect(unit)
-    form = RemoveUnitForm(request.POST or None)
+    form = RemoveUnitForm(_posted(request))
     if request.method == "POST" and form.is_valid():
         try:
             services.remove_unit(actor=request.user, unit=unit, reason=form.cleaned_data["reason"])
@@ -294,7 +301,9 @@ UNIT_REQUISITIONS: dict[str, UnitRequisition] = {
     Req.FRESH_RECRUITS: UnitRequisition(
         FreshRecruitsForm,
         lambda unit: {},
-        lambda actor, unit, form: services.fresh_recruits(actor=actor, unit=unit, **form.cleaned_data),
+        lambda actor, unit, form: services.fresh_recruits(
+            actor=actor, unit=unit, **form.cleaned_data
+        ),
         "Add models to the unit, up to its datasheet maximum, and pay their points.",
     ),
 }
@@ -317,7 +326,7 @@ def unit_requisition(request: HttpRequest, pk: int, requisition: str) -> HttpRes
     unit = _card_unit(request, pk, write=True)
     req = Req(requisition)
     form = spec.form_class(
-        request.POST or None, initial=_initial(requisition, unit), **spec.form_kwargs(unit)
+        _posted(request), initial=_initial(requisition, unit), **spec.form_kwargs(unit)
     )
     if request.method == "POST" and form.is_valid():
         try:

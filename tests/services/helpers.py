@@ -9,6 +9,7 @@ shortest honest route: an organiser correction, or a row written directly.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -32,6 +33,8 @@ from campaign.models import (
 )
 from campaign.services import UnitOutcome
 from tests.factories import make_character, make_force, make_unit, make_user
+
+_names = itertools.count(1)
 
 ASTRA = "Astra Militarum"
 DEATH_GUARD = "Death Guard"
@@ -353,7 +356,9 @@ def destroyed_in_battle(unit: Unit, *, leader: Unit | None = None) -> OutOfActio
     A non-CHARACTER unit fights alongside `leader` (a CHARACTER of its force), since an
     army needs one (R8.4).
     """
-    army = [unit] if unit.is_character else [leader or commissar(unit.force), unit]
+    if leader is None and not unit.is_character:
+        leader = commissar(unit.force, f"Commissar {next(_names)}")
+    army = [unit] if unit.is_character else [leader, unit]
     done = fight(army, outcomes={unit: UnitOutcome(destroyed=True)})
     return done.test_for(unit)
 
@@ -389,8 +394,7 @@ def card_snapshot(*forces: CrusadeForce) -> dict:
         for unit in Unit.objects.filter(force=force):
             snap[f"unit {unit.pk}"] = row(unit)
             snap[f"honours of {unit.pk}"] = {
-                (h.name, h.status)
-                for h in unit.honours.exclude(status=BattleHonour.Status.VOIDED)
+                (h.name, h.status) for h in unit.honours.exclude(status=BattleHonour.Status.VOIDED)
             }
             snap[f"scars of {unit.pk}"] = {
                 (s.name, s.status) for s in unit.scars.exclude(status=BattleScar.Status.VOIDED)

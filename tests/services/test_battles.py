@@ -474,6 +474,21 @@ def test_it_stores_a_leader_attached_to_its_bodyguard():
     assert BattleUnit.objects.get(participant__battle=battle, unit=squad).attached_to is None
 
 
+@pytest.mark.parametrize("who", ["bodyguard", "leader"])
+def test_it_refuses_an_attached_unit_formed_with_a_mark_of_shame(who):
+    """R8.7 / R5.4: a unit with Mark of Shame cannot form an Attached unit."""
+    force = krieg_force()
+    leader, squad = commissar(force), krieg_squad(force)
+    shamed = squad if who == "bodyguard" else leader
+    old_scars(shamed, "Mark of Shame")
+    battle = open_battle(force)
+
+    with refused(containing=[shamed.name]):
+        muster(battle, force, [leader, squad], warlord=leader, attachments={leader.pk: squad.pk})
+
+    assert muster(battle, force, [leader, squad], warlord=leader).ok
+
+
 def test_it_refuses_a_leader_attachment_for_a_leader_left_out_of_the_army():
     """R8.7: attachments name units of the army; a leader left at home is a refusal."""
     force = krieg_force()
@@ -658,7 +673,9 @@ def test_it_refuses_to_record_before_every_force_has_mustered():
     krieg, plague = krieg_force(), plague_force()
     vell = commissar(krieg)
     lord_of_contagion(plague)
-    battle = services.start_battle(actor=krieg.player, forces=[krieg, plague], battle_size="Incursion")
+    battle = services.start_battle(
+        actor=krieg.player, forces=[krieg, plague], battle_size="Incursion"
+    )
     muster(battle, krieg, [vell], warlord=vell)
     results = {p.pk: "win" for p in battle.participants.all()}
 

@@ -231,9 +231,7 @@ def test_it_refuses_a_second_active_unit_with_the_same_name():
     krieg_squad(force, "1st Line Company")
 
     with refused("13th Siege Regiment already has a unit called 1st line company."):
-        services.add_unit(
-            actor=force.player, force=force, unit=krieg_unit("1st line company", 70)
-        )
+        services.add_unit(actor=force.player, force=force, unit=krieg_unit("1st line company", 70))
 
 
 def test_it_lets_a_new_unit_take_the_name_of_a_removed_one():
@@ -301,9 +299,7 @@ def test_it_refuses_campaign_house_rules_that_start_forces_above_the_rp_cap():
     before = database_state()
 
     with pytest.raises(ValidationError) as info:
-        services.create_campaign(
-            actor=organiser, name="Overflowing", starting_rp=12, rp_cap=10
-        )
+        services.create_campaign(actor=organiser, name="Overflowing", starting_rp=12, rp_cap=10)
 
     assert info.value.messages == ["Starting RP cannot be above the RP cap."]
     assert database_state() == before

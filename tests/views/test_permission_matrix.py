@@ -48,11 +48,13 @@ EXPECTED = {
     "unit_requisition": WRITE,
     "battle_create": SIGNED_IN,
     "battle_detail": READ,
-    "battle_record": WRITE,
+    # The member is the owner's opponent here: either player may record the battle.
+    "battle_record": (LOGIN, NF, R, R, F),
     "army_muster": WRITE,
     "army_muster_check": POST_ONLY,
-    "out_of_action": WRITE,
-    "promotion_settle": WRITE,
+    # Other members may look at a test or promotion; only the owner may act (POST below).
+    "out_of_action": READ,
+    "promotion_settle": READ,
 }
 # Django's own account pages and the admin are tested by Django and tests/admin.
 NOT_OURS = {
@@ -120,6 +122,19 @@ def world():
     battle = services.start_battle(
         actor=member, forces=[rival, force], battle_size="Incursion", campaign=campaign
     )
+    lieutenant = make_character(force, name="Lieutenant")
+    for player, participant, unit in (
+        (owner, battle.participants.get(force=force), lieutenant),
+        (member, battle.participants.get(force=rival), rival_captain),
+    ):
+        services.muster_army(
+            actor=player,
+            participant=participant,
+            faction="Adeptus Astartes",
+            detachment="Gladius",
+            units=[unit],
+            warlord=unit,
+        )
     assert not campaign.memberships.filter(user=outsider).exists()
     assert campaign.memberships.filter(user=organiser, role=Membership.Role.ORGANISER).exists()
     return {
@@ -170,3 +185,30 @@ def test_it_answers_each_role_as_the_access_table_says(client, world, name):
             assert response.status_code == 302, where
         else:
             assert response.status_code == expected, where
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "force_edit",
+        "unit_edit",
+        "unit_remove",
+        "unit_requisition",
+        "out_of_action",
+        "promotion_settle",
+        "force_requisition",
+        "army_muster",
+    ],
+)
+def test_it_refuses_changes_from_a_member_who_does_not_own_the_force(client, world, name):
+    from django.urls import reverse
+
+    from campaign.models import HistoryEntry
+
+    client.force_login(world["users"]["member"])
+    history = HistoryEntry.objects.count()
+
+    response = client.post(reverse(name, kwargs=world["kwargs"][name]), {"reason": "mine now"})
+
+    assert response.status_code == 403
+    assert HistoryEntry.objects.count() == history

@@ -1,0 +1,139 @@
+"""Battles are voided through the service with a reason; history is read-only."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaign.models import Battle, HistoryEntry
+from tests.admin.helpers import recorded_battle
+from tests.factories import reload
+
+pytestmark = pytest.mark.django_db
+
+CHANGELIST = reverse("admin:campaign_battle_changelist")
+
+
+def test_it_voids_a_recorded_battle_through_the_admin_action(organiser, organiser_client, campaign):
+    battle, winner, loser = recorded_battle(actor=organiser, campaign=campaign)
+    assert (reload(winner).battle_tally, reload(winner).victories) == (1, 1)
+    chosen = {"action": "void_battles", "_selected_action": [battle.pk]}
+
+    asked = organiser_client.post(CHANGELIST, chosen)
+
+    assert asked.status_code == 200
+    assert 'name="csrfmiddlewaretoken"' in asked.content.decode()
+    assert reload(battle).status == Battle.Status.COMPLETED
+
+    done = organiser_client.post(CHANGELIST, {**chosen, "apply": "yes", "reason": "Wrong mission"})
+
+    assert done.status_code == 302
+    battle = reload(battle)
+    assert (battle.status, battle.void_reason) == (Battle.Status.VOIDED, "Wrong mission")
+    winner = reload(winner)
+    assert (winner.battle_tally, winner.victories, winner.rp) == (0, 0, 5)
+    voided = HistoryEntry.objects.filter(action="battle_voided", battle=battle)
+    assert {e.force for e in voided} == {winner, loser}
+    assert {e.reason for e in voided} == {"Wrong mission"}
+
+
+def test_it_asks_again_when_the_void_reason_is_blank(organiser, organiser_client, campaign):
+    battle, *_ = recorded_battle(actor=organiser, campaign=campaign)
+
+    response = organiser_client.post(
+        CHANGELIST,
+        {"action": "void_battles", "_selected_action": [battle.pk], "apply": "yes", "reason": ""},
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["reason"]
+    assert reload(battle).status == Battle.Status.COMPLETED
+
+
+def test_it_voids_a_battle_from_its_own_page(organiser, organiser_client, campaign):
+    battle, *_ = recorded_battle(actor=organiser, campaign=campaign)
+    page = reverse("admin:campaign_battle_change", args=[battle.pk])
+    void = reverse("admin:campaign_battle_void", args=[battle.pk])
+
+    assert f'href="{void}"' in organiser_client.get(page).content.decode()
+    assert organiser_client.get(void).status_code == 200
+    assert reload(battle).status == Battle.Status.COMPLETED
+
+    response = organiser_client.post(void, {"apply": "yes", "reason": "Played the wrong size"})
+
+    assert response.status_code == 302
+    assert reload(battle).status == Battle.Status.VOIDED
+    assert f'href="{void}"' not in organiser_client.get(page).content.decode()
+
+
+def test_it_shows_the_armies_and_results_of_a_battle(organiser, organiser_client, campaign):
+    battle, *_ = recorded_battle(actor=organiser, campaign=campaign)
+
+    html = organiser_client.get(
+        reverse("admin:campaign_battle_change", args=[battle.pk])
+    ).content.decode()
+
+    assert "Captain Acheran" in html
+    assert "Iron Father Vurn" in html
+    assert "0 → 1" in html  # Battle Experience
+    assert "5 → 6" in html  # +1RP
+
+
+def test_it_refuses_the_void_page_without_a_csrf_token(organiser, campaign):
+    battle, *_ = recorded_battle(actor=organiser, campaign=campaign)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(organiser)
+
+    response = client.post(
+        reverse("admin:campaign_battle_void", args=[battle.pk]),
+        {"apply": "yes", "reason": "Forged"},
+    )
+
+    assert response.status_code == 403
+    assert reload(battle).status == Battle.Status.COMPLETED
+
+
+def test_it_refuses_to_void_another_campaigns_battle(
+    organiser, organiser_client, campaign, rival_campaign
+):
+    theirs, *_ = recorded_battle(actor=organiser, campaign=rival_campaign)
+
+    organiser_client.post(
+        CHANGELIST,
+        {"action": "void_battles", "_selected_action": [theirs.pk], "apply": "yes", "reason": "x"},
+    )
+    page = organiser_client.post(
+        reverse("admin:campaign_battle_void", args=[theirs.pk]), {"apply": "yes", "reason": "x"}
+    )
+
+    assert page.status_code == 404
+    assert reload(theirs).status == Battle.Status.COMPLETED
+
+
+def test_it_keeps_history_read_only(organiser_client, campaign):
+    entry = HistoryEntry.objects.get(campaign=campaign, action="campaign_created")
+    change = reverse("admin:campaign_historyentry_change", args=[entry.pk])
+
+    page = organiser_client.get(change)
+
+    assert page.status_code == 200
+    assert not page.context["has_change_permission"]
+    assert not page.context["has_delete_permission"]
+    assert organiser_client.post(change, {"summary": "Rewritten"}).status_code == 403
+    assert organiser_client.get(reverse("admin:campaign_historyentry_add")).status_code == 403
+    delete = reverse("admin:campaign_historyentry_delete", args=[entry.pk])
+    assert organiser_client.post(delete, {"post": "yes"}).status_code == 403
+    assert reload(entry).summary == "Pariah Nexus created"
+
+
+def test_it_filters_and_searches_history(organiser, organiser_client, campaign):
+    recorded_battle(actor=organiser, campaign=campaign)
+    url = reverse("admin:campaign_historyentry_changelist")
+
+    by_action = organiser_client.get(url, {"action": "battle_recorded"}).context["cl"].result_list
+    by_unit = organiser_client.get(url, {"q": "Acheran"}).context["cl"].result_list
+
+    assert {e.action for e in by_action} == {"battle_recorded"}
+    assert len(by_action) == 2
+    assert by_unit and all(
+        "Acheran" in e.summary or e.unit.name == "Captain Acheran" for e in by_unit
+    )

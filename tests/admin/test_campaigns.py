@@ -1,0 +1,174 @@
+"""Campaigns in the admin: created and re-ruled through the services, members and custom content."""
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign, CustomContent, HistoryEntry, Membership
+from tests.admin.helpers import form_data
+from tests.factories import make_force, make_user, reload
+
+pytestmark = pytest.mark.django_db
+
+
+def campaign_url(campaign) -> str:
+    return reverse("admin:campaign_campaign_change", args=[campaign.pk])
+
+
+def post_change(client, url: str, **changes):
+    data = form_data(client.get(url))
+    data.update(changes)
+    return client.post(url, data)
+
+
+def test_it_creates_a_campaign_with_its_creator_as_organiser(organiser_client, organiser):
+    response = organiser_client.post(
+        reverse("admin:campaign_campaign_add"),
+        {
+            "name": "Vigilus Ablaze",
+            "description": "",
+            "starting_supply_limit": 1500,
+            "starting_rp": 4,
+            "rp_cap": 8,
+            "supply_limit_increase": 250,
+        },
+    )
+
+    assert response.status_code == 302
+    campaign = Campaign.objects.get(name="Vigilus Ablaze")
+    assert (campaign.starting_supply_limit, campaign.rp_cap) == (1500, 8)
+    assert campaign.memberships.get().user == organiser
+    assert campaign.memberships.get().role == Membership.Role.ORGANISER
+    assert HistoryEntry.objects.filter(action="campaign_created", campaign=campaign).exists()
+
+
+def test_it_refuses_a_new_campaign_whose_starting_rp_is_above_its_cap(organiser_client):
+    response = organiser_client.post(
+        reverse("admin:campaign_campaign_add"),
+        {
+            "name": "Vigilus Ablaze",
+            "starting_supply_limit": 1000,
+            "starting_rp": 9,
+            "rp_cap": 8,
+            "supply_limit_increase": 200,
+        },
+    )
+
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert errors["starting_rp"] == ["Starting RP cannot be above the RP cap."]
+    assert not Campaign.objects.filter(name="Vigilus Ablaze").exists()
+
+
+def test_it_lowers_the_rp_cap_through_the_service_and_trims_every_forces_rp(
+    organiser_client, campaign
+):
+    force = make_force(campaign=campaign)
+
+    response = post_change(
+        organiser_client, campaign_url(campaign), rp_cap=3, starting_rp=2, reason="Short campaign"
+    )
+
+    assert response.status_code == 302
+    assert (reload(force).rp, reload(force).rp_cap) == (3, 3)
+    changed = HistoryEntry.objects.get(action="house_rules_changed")
+    assert changed.reason == "Short campaign"
+    assert changed.changes == {"starting_rp": [5, 2], "rp_cap": [10, 3]}
+    assert HistoryEntry.objects.filter(action="rp_cap_changed", force=force).exists()
+
+
+def test_it_shows_a_house_rule_refusal_as_a_form_error(organiser_client, campaign):
+    response = post_change(organiser_client, campaign_url(campaign), rp_cap=0)
+
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["rp_cap"] == ["The RP cap must be at least 1."]
+    assert reload(campaign).rp_cap == 10
+
+
+def test_it_renames_a_campaign_with_a_history_row(organiser_client, campaign):
+    response = post_change(organiser_client, campaign_url(campaign), name="Pariah Nexus II")
+
+    assert response.status_code == 302
+    assert reload(campaign).name == "Pariah Nexus II"
+    entry = HistoryEntry.objects.get(action="campaign_edited")
+    assert entry.changes == {"name": ["Pariah Nexus", "Pariah Nexus II"]}
+    assert not HistoryEntry.objects.filter(action="house_rules_changed").exists()
+
+
+def test_it_adds_a_member_by_username_through_the_join_service(organiser_client, campaign):
+    make_user("alice")
+
+    response = post_change(
+        organiser_client,
+        campaign_url(campaign),
+        **{"memberships-1-user": "alice", "memberships-1-role": "player"},
+    )
+
+    assert response.status_code == 302
+    assert campaign.memberships.filter(user__username="alice", role="player").exists()
+    assert HistoryEntry.objects.filter(action="member_joined", campaign=campaign).exists()
+
+
+def test_it_refuses_to_leave_a_campaign_without_an_organiser(organiser_client, campaign):
+    response = post_change(
+        organiser_client, campaign_url(campaign), **{"memberships-0-role": "player"}
+    )
+
+    assert response.status_code == 200
+    assert "at least one organiser" in response.content.decode()
+    assert campaign.memberships.get().role == Membership.Role.ORGANISER
+
+
+def test_it_promotes_a_player_to_organiser_with_a_history_row(organiser_client, campaign):
+    alice = make_user("alice")
+    Membership.objects.create(campaign=campaign, user=alice)
+    url = reverse(
+        "admin:campaign_membership_change", args=[campaign.memberships.get(user=alice).pk]
+    )
+
+    response = post_change(organiser_client, url, role="organiser")
+
+    assert response.status_code == 302
+    assert campaign.is_organiser(alice)
+    assert HistoryEntry.objects.get(action="member_role_changed").changes == {
+        "role": ["player", "organiser"]
+    }
+
+
+def test_it_requires_a_relic_category_for_a_custom_crusade_relic(organiser_client, campaign):
+    url = reverse("admin:campaign_customcontent_add")
+    relic = {"campaign": campaign.pk, "kind": "crusade_relic", "name": "Blade of the Nexus"}
+
+    refused = organiser_client.post(url, relic)
+    added = organiser_client.post(url, {**relic, "relic_category": "antiquity"})
+
+    assert refused.status_code == 200
+    assert "needs its category" in str(refused.context["adminform"].form.errors["relic_category"])
+    assert added.status_code == 302
+    assert CustomContent.objects.get().relic_category == "antiquity"
+    assert HistoryEntry.objects.filter(action="custom_content_added").exists()
+
+
+def test_it_adds_custom_content_inline_on_the_campaign(organiser_client, campaign):
+    response = post_change(
+        organiser_client,
+        campaign_url(campaign),
+        **{
+            "custom_content-TOTAL_FORMS": "1",
+            "custom_content-0-kind": "battle_trait",
+            "custom_content-0-name": "Nexus Survivor",
+            "custom_content-0-effect": "Feel No Pain 6+ against psychic attacks.",
+        },
+    )
+
+    assert response.status_code == 302
+    assert campaign.custom_content.get().name == "Nexus Survivor"
+
+
+def test_it_offers_only_the_organisers_campaigns_for_custom_content(
+    organiser_client, campaign, rival_campaign
+):
+    form = (
+        organiser_client.get(reverse("admin:campaign_customcontent_add")).context["adminform"].form
+    )
+
+    assert list(form.fields["campaign"].queryset) == [campaign]

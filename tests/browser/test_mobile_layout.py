@@ -1,0 +1,123 @@
+"""Journey 3: the Order of Battle and a Crusade card fit a 375px phone screen."""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from campaign import services
+from campaign.models import BattleHonour
+from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "test-pass-123"  # tests.factories.make_user
+ROOT = Path(__file__).resolve().parents[2]
+NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def artefacts() -> Path:
+    path = Path(os.environ.get("CRUSADE_ARTEFACTS", ROOT / "test-artefacts"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def build_force(player):
+    """A realistic force: honours, scars, relics, a promotion, long names, a removed unit."""
+    campaign = make_campaign(name="The Pariah Nexus")
+    force = make_force(
+        player=player,
+        campaign=campaign,
+        name="The Crimson Oath of Saint Aurelian the Unbroken",
+        faction="Adeptus Astartes",
+        goals="Reclaim the shrine world of Vesper Secundus before the Nexus spreads.",
+        background="A successor chapter sworn to a saint whose bones were never found.",
+        vendettas="Warboss Grukk da Unstoppable, who burned the chapel fleet.",
+    )
+    captain = make_character(
+        force,
+        name="Captain Aurelian Valerius-Castellanus",
+        wargear="Master-crafted power sword, heavy bolt pistol",
+        enhancement="Artificer Armour",
+        enhancement_points=10,
+        points=90,
+    )
+    captain.honours.create(
+        category=BattleHonour.Category.BATTLE_TRAIT,
+        name="Deadly Combatant",
+        trait_table="Character",
+        effect="Melee weapons gain [SUSTAINED HITS 1].",
+    )
+    captain.honours.create(
+        category=BattleHonour.Category.CRUSADE_RELIC,
+        name="Master-crafted Armour",
+        relic_category="artificer",
+        effect="+1 to its armour saving throws.",
+    )
+    captain.honours.create(
+        category=BattleHonour.Category.WEAPON_MODIFICATION,
+        name="Weapon Modifications",
+        model_name="Captain",
+        weapon="Master-crafted power sword",
+        modifications=["Brutal", "Precise"],
+    )
+    captain.scars.create(name="Battle-weary", effect="-1 to Battle-shock and Out of Action tests.")
+    captain.promotions.create(rank=1)
+    squad = make_unit(
+        force,
+        name="Intercessor Squad Tiberius of the Ninth Company",
+        points=180,
+        model_count=10,
+        is_battleline=True,
+    )
+    squad.honours.create(category="battle_trait", name="Obdurate Obedience", effect="+1 OC.")
+    squad.honours.create(category="battle_trait", name="Resolute Veterans")
+    squad.scars.create(name="Crippling Damage")
+    squad.scars.create(name="Mark of Shame")
+    make_unit(force, name="Redemptor Dreadnought", datasheet="Redemptor Dreadnought", points=210)
+    make_unit(force, name="Hellblasters", datasheet="Hellblaster Squad", points=230)
+    make_unit(
+        force,
+        name="Scout Squad Varro",
+        datasheet="Scout Squad",
+        points=70,
+        faction_keywords="Adeptus Astartes",
+    )
+    gone = make_unit(force, name="Assault Intercessors Drusus", points=75)
+    services.remove_unit(actor=player, unit=gone, reason="Destroyed at the Shrine Gate")
+    return force, captain
+
+
+def log_in(page: Page, live_server, username: str) -> None:
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label(re.compile(r"^Username\W*$")).fill(username)
+    page.get_by_label(re.compile(r"^Password\W*$")).fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name=re.compile("Log out"))).to_be_visible()
+
+
+def test_it_fits_the_order_of_battle_and_a_card_on_a_phone(page: Page, live_server):
+    player = make_user("aurelian")
+    force, captain = build_force(player)
+    log_in(page, live_server, "aurelian")
+    page.set_viewport_size({"width": 375, "height": 812})
+
+    page.goto(f"{live_server.url}/forces/{force.pk}/")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Crimson Oath")
+    expect(page.get_by_text("Obdurate Obedience")).to_be_visible()
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    page.screenshot(path=str(artefacts() / "order-of-battle-375.png"), full_page=True)
+
+    page.get_by_role("link", name=captain.name).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(captain.name)
+    expect(page.get_by_text("Strength goes up by 1.")).to_be_visible()
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    page.screenshot(path=str(artefacts() / "crusade-card-375.png"), full_page=True)
+
+    if os.environ.get("SAVE_README_SCREENSHOT") == "1":
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.goto(f"{live_server.url}/forces/{force.pk}/")
+        (ROOT / "docs").mkdir(exist_ok=True)
+        page.screenshot(path=str(ROOT / "docs" / "order-of-battle.png"), full_page=True)

@@ -1,0 +1,245 @@
+"""Style rule 4: every service call leaves a history row (who, what, the numbers)."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from django.core.files.base import ContentFile
+
+from campaign import rules, services
+from campaign.models import HistoryEntry
+from campaign.services import UnitOutcome
+from tests.factories import make_campaign, make_user
+from tests.services.helpers import (
+    commissar,
+    destroyed_in_battle,
+    fight,
+    go_to_battle,
+    grant_trait,
+    krieg_force,
+    krieg_squad,
+    latest_history,
+    old_scars,
+    pending_promotion,
+    set_xp,
+)
+
+pytestmark = pytest.mark.django_db
+
+PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
+    b"\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00"
+    b"\x00\x00IEND\xaeB`\x82"
+)
+
+
+@dataclass
+class World:
+    """A campaign with one force, a leader and a squad; `actor` is the force's player."""
+
+    organiser: object
+    campaign: object
+    force: object
+    leader: object
+    squad: object
+
+    @property
+    def actor(self):
+        return self.force.player
+
+
+def world() -> World:
+    organiser = make_user()
+    campaign = make_campaign(organiser=organiser)
+    force = krieg_force(campaign=campaign)
+    return World(organiser, campaign, force, commissar(force), krieg_squad(force))
+
+
+def failed(w: World):
+    test = destroyed_in_battle(w.squad, leader=w.leader)
+    return services.take_out_of_action_test(actor=w.actor, test=test, roll=1)
+
+
+def recorded(w: World):
+    return fight([w.leader, w.squad]).battle
+
+
+CALLS: dict[str, Callable[[World], object]] = {
+    "create_campaign": lambda w: services.create_campaign(actor=w.actor, name="Vraks"),
+    "join_campaign": lambda w: services.join_campaign(
+        actor=w.organiser, user=make_user(), campaign=w.campaign
+    ),
+    "set_house_rules": lambda w: services.set_house_rules(
+        actor=w.actor, campaign=w.campaign, supply_limit_increase=250
+    ),
+    "create_force": lambda w: services.create_force(
+        actor=w.actor, player=w.actor, name="Cadian 8th", faction="Astra Militarum"
+    ),
+    "update_force_details": lambda w: services.update_force_details(
+        actor=w.actor, force=w.force, goals="Take the Citadel"
+    ),
+    "add_unit": lambda w: krieg_squad(w.force, "Grenadiers"),
+    "update_unit_details": lambda w: services.update_unit_details(
+        actor=w.actor, unit=w.squad, notes="Dug in"
+    ),
+    "remove_unit": lambda w: services.remove_unit(actor=w.actor, unit=w.squad, reason="Lost"),
+    "set_unit_picture": lambda w: services.set_unit_picture(
+        actor=w.actor,
+        unit=w.squad,
+        picture=ContentFile(PNG, name="squad.png"),
+        thumbnail=ContentFile(PNG, name="squad-thumb.png"),
+    ),
+    "set_force_banner": lambda w: services.set_force_banner(
+        actor=w.actor,
+        force=w.force,
+        banner=ContentFile(PNG, name="banner.png"),
+        thumbnail=ContentFile(PNG, name="banner-thumb.png"),
+    ),
+    "start_battle": lambda w: services.start_battle(
+        actor=w.actor, forces=[w.force], battle_size="Incursion"
+    ),
+    "muster_army": lambda w: go_to_battle([w.leader, w.squad]),
+    "record_battle_end": recorded,
+    "take_out_of_action_test": failed,
+    "resolve_out_of_action": lambda w: services.resolve_out_of_action(
+        actor=w.actor, test=failed(w), choice=rules.OutOfAction.BATTLE_SCAR, scar_name="Fatigued"
+    ),
+    "void_battle": lambda w: services.void_battle(
+        actor=w.actor, battle=recorded(w), reason="Wrong mission"
+    ),
+    "settle_with_battle_trait": lambda w: grant_trait(w.squad, "Headhunters"),
+    "settle_with_weapon_modification": lambda w: services.settle_with_weapon_modification(
+        actor=w.actor,
+        promotion=pending_promotion(w.squad),
+        model_name="Watchmaster",
+        weapon="Long-las",
+        modifications=("Brutal", "Precise"),
+    ),
+    "settle_with_crusade_relic": lambda w: services.settle_with_crusade_relic(
+        actor=w.actor, promotion=pending_promotion(w.leader), relic="Artificer Weapon"
+    ),
+    "increase_supply_limit": lambda w: services.increase_supply_limit(actor=w.actor, force=w.force),
+    "renowned_heroes": lambda w: services.renowned_heroes(
+        actor=w.actor, unit=w.leader, enhancement="Drill Commander", enhancement_points=20
+    ),
+    "legendary_veterans": lambda w: (
+        set_xp(w.squad, 30),
+        services.legendary_veterans(actor=w.actor, unit=w.squad),
+    ),
+    "rearm_and_resupply": lambda w: services.rearm_and_resupply(
+        actor=w.actor, unit=w.squad, wargear="Lasguns, meltagun", points=75
+    ),
+    "repair_and_recuperate": lambda w: services.repair_and_recuperate(
+        actor=w.actor, unit=w.squad, scar=old_scars(w.squad, "Fatigued")[0]
+    ),
+    "fresh_recruits": lambda w: services.fresh_recruits(
+        actor=w.actor, unit=w.squad, models_added=10, points=145
+    ),
+    "correct_force": lambda w: services.correct_force(
+        actor=w.actor, force=w.force, reason="Typo", rp=7
+    ),
+    "correct_unit": lambda w: services.correct_unit(
+        actor=w.actor, unit=w.squad, reason="Typo", xp=3
+    ),
+}
+
+
+def test_it_covers_every_service_that_changes_state():
+    """A new service gets a row in CALLS, so it is checked below."""
+    changers = set(services.__all__) - {
+        "NewUnit",
+        "RequisitionOption",
+        "UnitOutcome",
+        "check_army",
+        "out_of_action_choices",
+        "preview_battle_end",
+        "relics_in_force",
+        "requisition_options",
+        "battle_trait_choices",
+        "units_with_pending_choices",
+    }
+    assert changers == set(CALLS)
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_it_writes_a_history_row_naming_who_did_it(name):
+    w = world()
+    last = HistoryEntry.objects.order_by("-pk").values_list("pk", flat=True).first()
+
+    CALLS[name](w)
+
+    new = HistoryEntry.objects.filter(pk__gt=last)
+    assert new.exists()
+    assert all(e.actor is not None for e in new)
+    assert new.filter(actor=w.actor).exists() or new.filter(actor=w.organiser).exists()
+    assert all(e.force_id or e.campaign_id for e in new)
+    assert all(e.summary for e in new)
+
+
+def test_it_records_supply_used_before_and_after_adding_a_unit():
+    force = krieg_force()
+    commissar(force)
+
+    squad = krieg_squad(force)
+
+    entry = latest_history("unit_added", unit=squad)
+    assert (entry.actor, entry.force) == (force.player, force)
+    assert entry.changes == {"supply_used": [65, 135]}
+    assert (
+        entry.summary
+        == "1st Line Company (Death Korps of Krieg, 70 points) joined 13th Siege Regiment"
+    )
+
+
+def test_it_records_rp_before_and_after_a_requisition():
+    force = krieg_force()
+
+    services.increase_supply_limit(actor=force.player, force=force)
+    services.increase_supply_limit(actor=force.player, force=force)
+
+    entries = HistoryEntry.objects.filter(action="requisition_increase_supply_limit").order_by("pk")
+    assert [e.changes["rp"] for e in entries] == [[5, 4], [4, 3]]
+    assert [e.changes["supply_limit"] for e in entries] == [[1000, 1200], [1200, 1400]]
+
+
+def test_it_records_the_reason_for_a_correction():
+    force = krieg_force()
+    organiser = make_user()
+
+    services.correct_force(
+        actor=organiser, force=force, reason="Forgot the RP from the last battle", rp=6
+    )
+
+    entry = latest_history("force_corrected", force=force)
+    assert (entry.actor, entry.reason, entry.changes) == (
+        organiser,
+        "Forgot the RP from the last battle",
+        {"rp": [5, 6]},
+    )
+
+
+def test_it_records_a_units_xp_before_and_after_a_battle():
+    force = krieg_force()
+    leader, squad = commissar(force), krieg_squad(force)
+
+    done = fight([leader, squad], outcomes={squad: UnitOutcome(enemy_units_destroyed=3)})
+
+    entry = latest_history("unit_battle_recorded", unit=squad)
+    assert entry.battle == done.battle
+    assert entry.changes == {
+        "xp": [0, 2],
+        "battles_played": [0, 1],
+        "battles_survived": [0, 1],
+        "units_destroyed": [0, 3],
+    }
+
+
+def test_it_records_crusade_points_before_and_after_a_scar():
+    w = world()
+    services.resolve_out_of_action(
+        actor=w.actor, test=failed(w), choice=rules.OutOfAction.BATTLE_SCAR, scar_name="Fatigued"
+    )
+
+    entry = latest_history("out_of_action_resolved", unit=w.squad)
+    assert entry.changes == {"crusade_points": [0, -1]}
+    assert entry.summary == "1st Line Company gains the Battle Scar Fatigued"

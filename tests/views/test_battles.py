@@ -1,0 +1,408 @@
+"""Battle pages: start, battle page, muster (with the live check) and recording the end."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.messages import get_messages
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign import services
+from campaign.models import Battle, BattleUnit, HistoryEntry, OutOfActionTest
+from tests.factories import make_unit, reload
+
+from ._battle_setup import record, set_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _messages(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+# Start a battle
+
+
+def test_it_sends_anonymous_users_to_the_login_page(client):
+    response = client.get(reverse("battle_create"))
+    assert response.status_code == 302
+    assert reverse("login") in response.url
+
+
+def test_it_starts_a_battle_against_a_force_of_the_same_campaign(client):
+    table = set_table(muster=False)
+    record_table = table  # the first battle is still open; finish it to free the forces
+    Battle.objects.filter(pk=record_table.battle.pk).update(status=Battle.Status.VOIDED)
+    client.force_login(table.owner)
+    page = client.get(reverse("battle_create"))
+    assert page.status_code == 200
+    assert "Red Talons" in page.content.decode()
+
+    response = client.post(
+        reverse("battle_create"),
+        {
+            "force": table.force.pk,
+            "battle_size": "Strike Force",
+            "mission": "Purge the Foe",
+            "date": "2025-05-01",
+            "opponents": [table.other_force.pk],
+        },
+    )
+
+    battle = Battle.objects.exclude(pk=table.battle.pk).get()
+    assert response.status_code == 302
+    assert response.url == reverse("battle_detail", args=[battle.pk])
+    assert {p.force for p in battle.participants.all()} == {table.force, table.other_force}
+    assert battle.battle_size == "Strike Force"
+
+
+def test_it_refuses_a_force_already_in_a_battle_with_a_message_on_the_form(client):
+    table = set_table(muster=False)
+    client.force_login(table.owner)
+
+    response = client.post(
+        reverse("battle_create"),
+        {"force": table.force.pk, "battle_size": "Incursion", "date": "2025-05-01"},
+    )
+
+    assert response.status_code == 200
+    assert "already in a battle" in response.content.decode()
+    assert Battle.objects.count() == 1
+
+
+def test_it_does_not_offer_another_players_force_as_yours(client):
+    table = set_table(muster=False)
+    client.force_login(table.owner)
+
+    response = client.post(
+        reverse("battle_create"),
+        {"force": table.other_force.pk, "battle_size": "Incursion", "date": "2025-05-01"},
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["force"]
+
+
+# The battle page
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("owner", 200), ("opponent", 200), ("member", 200), ("outsider", 404)],
+)
+def test_it_shows_the_battle_to_campaign_members_only(client, who, status):
+    table = set_table(muster=False)
+    client.force_login(getattr(table, who))
+
+    response = client.get(reverse("battle_detail", args=[table.battle.pk]))
+
+    assert response.status_code == status
+
+
+def test_it_offers_the_muster_link_to_the_forces_player_only(client):
+    table = set_table(muster=False)
+    client.force_login(table.owner)
+
+    html = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
+
+    assert reverse("army_muster", args=[table.mine.pk]) in html
+    assert reverse("army_muster", args=[table.theirs.pk]) not in html
+    assert "Not mustered yet" in html
+    assert reverse("battle_record", args=[table.battle.pk]) not in html
+
+
+def test_it_offers_recording_once_every_army_is_mustered(client):
+    table = set_table()
+    client.force_login(table.opponent)
+
+    html = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
+
+    assert reverse("battle_record", args=[table.battle.pk]) in html
+    assert "Captain Vorn" in html and "160" in html
+
+
+def test_it_lists_what_each_unit_gained_and_links_my_pending_tests(client):
+    table = set_table()
+    record(table, destroyed=[table.squad])
+    test = OutOfActionTest.objects.get(unit=table.squad)
+    client.force_login(table.owner)
+
+    html = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
+
+    assert "XP 0 → 1" in html
+    assert reverse("out_of_action", args=[test.pk]) in html
+    assert "Victory" in html
+
+
+def test_it_shows_the_battle_page_in_the_same_number_of_queries_for_any_army_size(client):
+    small = set_table()
+    record(small, destroyed=[small.squad])
+    client.force_login(small.owner)
+    with CaptureQueriesContext(connection) as few:
+        client.get(reverse("battle_detail", args=[small.battle.pk]))
+
+    big = set_table(muster=False)
+    extra = [
+        make_unit(big.force, name=f"Squad {n}", datasheet=f"Sheet {n}", points=10) for n in range(8)
+    ]
+    for participant, units in (
+        (big.mine, [big.captain, big.squad, *extra]),
+        (big.theirs, [big.enemy_captain, big.enemy_squad]),
+    ):
+        services.muster_army(
+            actor=participant.force.player,
+            participant=participant,
+            faction="Adeptus Astartes",
+            detachment="Gladius",
+            units=units,
+            warlord=units[0],
+        )
+    record(big, destroyed=[big.squad, *extra[:4]])
+    client.force_login(big.owner)
+    with CaptureQueriesContext(connection) as many:
+        response = client.get(reverse("battle_detail", args=[big.battle.pk]))
+
+    assert response.status_code == 200
+    assert len(many) == len(few)
+
+
+# Muster
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("owner", 200), ("opponent", 403), ("member", 403), ("outsider", 404)],
+)
+def test_it_lets_only_the_forces_player_muster(client, who, status):
+    table = set_table(muster=False)
+    client.force_login(getattr(table, who))
+
+    response = client.get(reverse("army_muster", args=[table.mine.pk]))
+
+    assert response.status_code == status
+
+
+def test_it_musters_an_army_and_warns_about_an_empty_transport(client):
+    table = set_table(muster=False)
+    rhino = make_unit(table.force, name="Rhino One", datasheet="Rhino", is_dedicated_transport=True)
+    client.force_login(table.owner)
+
+    response = client.post(
+        reverse("army_muster", args=[table.mine.pk]),
+        {
+            "faction": "Adeptus Astartes",
+            "detachment": "Gladius",
+            "units": [table.captain.pk, table.squad.pk, rhino.pk],
+            "warlord": table.captain.pk,
+            f"attach_{table.captain.pk}": table.squad.pk,
+        },
+    )
+
+    assert response.status_code == 302
+    mine = reload(table.mine)
+    assert mine.mustered and mine.warlord == table.captain
+    leader = BattleUnit.objects.get(participant=mine, unit=table.captain)
+    assert leader.attached_to.unit == table.squad
+    notes = _messages(response)
+    assert any("mustered" in n for n in notes)
+    assert any("Rhino One starts empty" in n for n in notes)
+
+
+def test_it_shows_muster_errors_next_to_the_units_and_saves_nothing(client):
+    table = set_table(muster=False)
+    client.force_login(table.owner)
+
+    response = client.post(
+        reverse("army_muster", args=[table.mine.pk]),
+        {"faction": "Adeptus Astartes", "detachment": "Gladius", "units": [table.squad.pk]},
+    )
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "needs at least one CHARACTER" in html
+    assert not reload(table.mine).mustered
+    assert not BattleUnit.objects.filter(participant=table.mine).exists()
+
+
+def test_it_marks_a_unit_with_a_pending_promotion_and_links_to_settle_it(client):
+    table = set_table()
+    services.correct_unit(actor=table.owner, unit=table.captain, reason="setup", xp=5)
+    record(table)
+    promotion = table.captain.promotions.get()
+    battle = services.start_battle(
+        actor=table.owner, forces=[table.force], battle_size="Incursion", campaign=table.campaign
+    )
+    client.force_login(table.owner)
+
+    html = client.get(reverse("army_muster", args=[battle.participants.get().pk])).content.decode()
+
+    assert reverse("promotion_settle", args=[promotion.pk]) in html
+    assert f'id="muster-unit-{table.captain.pk}" disabled' in html
+
+
+def test_it_refuses_get_on_the_live_muster_check(client):
+    table = set_table(muster=False)
+    client.force_login(table.owner)
+
+    response = client.get(reverse("army_muster_check", args=[table.mine.pk]))
+
+    assert response.status_code == 405
+
+
+def test_it_returns_only_the_summary_for_the_live_check_and_saves_nothing(client):
+    table = set_table(muster=False)
+    big = make_unit(
+        table.force,
+        name="Land Raider",
+        datasheet="Land Raider",
+        points=990,
+        counts_towards_supply=False,
+    )
+    client.force_login(table.owner)
+
+    response = client.post(
+        reverse("army_muster_check", args=[table.mine.pk]),
+        {
+            "faction": "Adeptus Astartes",
+            "units": [table.captain.pk, big.pk],
+            "warlord": table.captain.pk,
+        },
+        HTTP_HX_REQUEST="true",
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert "1070" in html and "70 over" in html
+    assert not reload(table.mine).mustered
+
+
+def test_it_keeps_other_players_out_of_the_live_check(client):
+    table = set_table(muster=False)
+    client.force_login(table.opponent)
+
+    response = client.post(reverse("army_muster_check", args=[table.mine.pk]), {})
+
+    assert response.status_code == 403
+
+
+# Record the end
+
+
+def _record_data(table, **extra) -> dict:
+    data = {f"result_{table.mine.pk}": "win", f"result_{table.theirs.pk}": "loss"}
+    for participant in (table.mine, table.theirs):
+        for entry in participant.army.all():
+            data[f"kills_{entry.pk}"] = 0
+            data[f"bonus_{entry.pk}"] = 0
+            data[f"reason_{entry.pk}"] = ""
+        data[f"marked_{participant.pk}"] = ""
+    data.update(extra)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("owner", 200), ("opponent", 200), ("member", 403), ("outsider", 404)],
+)
+def test_it_lets_the_players_in_the_battle_record_it(client, who, status):
+    table = set_table()
+    client.force_login(getattr(table, who))
+
+    response = client.get(reverse("battle_record", args=[table.battle.pk]))
+
+    assert response.status_code == status
+
+
+def test_it_previews_the_gains_without_writing_anything(client):
+    table = set_table()
+    squad_entry = table.mine.army.get(unit=table.squad)
+    captain_entry = table.mine.army.get(unit=table.captain)
+    history = HistoryEntry.objects.count()
+    client.force_login(table.owner)
+
+    response = client.post(
+        reverse("battle_record", args=[table.battle.pk]),
+        _record_data(
+            table,
+            preview="1",
+            **{
+                f"destroyed_{squad_entry.pk}": "on",
+                f"marked_{table.mine.pk}": captain_entry.pk,
+            },
+        ),
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Confirm and record" in html
+    assert "XP 0 → 4" in html  # Captain: 1 for the battle + 3 Marked for Greatness
+    assert "Out of Action" in html
+    assert "RP 5 → 6" in html
+    assert reload(table.battle).status == Battle.Status.IN_PROGRESS
+    assert reload(table.captain).xp == 0
+    assert HistoryEntry.objects.count() == history
+
+
+def test_it_records_the_battle_when_confirmed(client):
+    table = set_table()
+    squad_entry = table.mine.army.get(unit=table.squad)
+    client.force_login(table.owner)
+
+    response = client.post(
+        reverse("battle_record", args=[table.battle.pk]),
+        _record_data(
+            table,
+            confirm="1",
+            **{f"destroyed_{squad_entry.pk}": "True", f"kills_{squad_entry.pk}": 3},
+        ),
+    )
+
+    assert response.status_code == 302
+    assert reload(table.battle).status == Battle.Status.COMPLETED
+    force = reload(table.force)
+    assert (force.battle_tally, force.victories, force.rp) == (1, 1, 6)
+    assert reload(table.other_force).battle_tally == 1
+    squad = reload(table.squad)
+    assert (squad.xp, squad.units_destroyed, squad.battles_survived) == (2, 3, 0)
+    assert OutOfActionTest.objects.filter(unit=table.squad).exists()
+    assert any("Battle recorded" in m for m in _messages(response))
+
+
+def test_it_shows_service_refusals_on_the_record_form_and_writes_nothing(client):
+    table = set_table()
+    client.force_login(table.owner)
+
+    response = client.post(
+        reverse("battle_record", args=[table.battle.pk]),
+        _record_data(table, preview="1", **{f"result_{table.mine.pk}": ""}),
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors
+    assert reload(table.battle).status == Battle.Status.IN_PROGRESS
+
+
+def test_it_asks_for_a_reason_for_bonus_xp(client):
+    table = set_table()
+    entry = table.mine.army.get(unit=table.squad)
+    client.force_login(table.owner)
+
+    response = client.post(
+        reverse("battle_record", args=[table.battle.pk]),
+        _record_data(table, preview="1", **{f"bonus_{entry.pk}": 2}),
+    )
+
+    assert response.status_code == 200
+    assert "Say why" in response.content.decode()
+
+
+def test_it_sends_players_back_to_the_battle_until_every_army_is_mustered(client):
+    table = set_table(muster=False)
+    client.force_login(table.owner)
+
+    response = client.get(reverse("battle_record", args=[table.battle.pk]))
+
+    assert response.status_code == 302
+    assert any("Waiting for" in m for m in _messages(response))

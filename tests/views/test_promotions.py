@@ -1,0 +1,214 @@
+"""Settling a promotion (R3.7): a Battle Honour, or Renowned Heroes instead."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.messages import get_messages
+from django.urls import reverse
+
+from campaign import services
+from campaign.models import BattleHonour, CustomContent, Promotion
+from tests.factories import reload
+
+from ._battle_setup import record, set_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _messages(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+@pytest.fixture
+def table():
+    table = set_table()
+    services.correct_unit(actor=table.owner, unit=table.captain, reason="setup", xp=5)
+    record(table)
+    table.promotion = Promotion.objects.get(unit=table.captain)
+    return table
+
+
+def _trait_url(table) -> str:
+    return reverse("promotion_settle", args=[table.promotion.pk])
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("owner", 200), ("opponent", 200), ("outsider", 404)],
+)
+def test_it_shows_the_promotion_to_campaign_members(client, table, who, status):
+    client.force_login(getattr(table, who))
+
+    response = client.get(_trait_url(table))
+
+    assert response.status_code == status
+
+
+def test_it_sends_anonymous_users_to_log_in(client, table):
+    assert client.get(_trait_url(table)).status_code == 302
+
+
+@pytest.mark.parametrize(("who", "status"), [("opponent", 403), ("outsider", 404)])
+def test_it_lets_only_the_units_player_settle(client, table, who, status):
+    client.force_login(getattr(table, who))
+
+    response = client.post(
+        _trait_url(table), {"category": "trait_roll", "trait-table": "Character"}
+    )
+
+    assert response.status_code == status
+    assert reload(table.promotion).status == Promotion.Status.PENDING
+
+
+def test_it_settles_with_a_chosen_battle_trait(client, table):
+    client.force_login(table.owner)
+
+    response = client.post(
+        _trait_url(table),
+        {
+            "category": "trait_choose",
+            "trait-table": "Character",
+            "trait-trait": "Character::Natural Leader",
+        },
+    )
+
+    assert response.status_code == 302
+    assert response.url == reverse("unit_detail", args=[table.captain.pk])
+    assert "Captain Vorn gained Battle Trait: Natural Leader" in _messages(response)
+    assert reload(table.promotion).status == Promotion.Status.SETTLED
+    assert [h.name for h in table.captain.honours.all()] == ["Natural Leader"]
+
+
+def test_it_rolls_a_battle_trait_on_the_chosen_table(client, table):
+    client.force_login(table.owner)
+
+    client.post(_trait_url(table), {"category": "trait_roll", "trait-table": "Infantry"})
+
+    honour = table.captain.honours.get()
+    assert honour.trait_table == "Infantry"
+
+
+def test_it_offers_the_campaigns_own_traits(client, table):
+    custom = CustomContent.objects.create(
+        campaign=table.campaign, kind="battle_trait", name="Hive Hunter", trait_table="Character"
+    )
+    client.force_login(table.owner)
+
+    page = client.get(_trait_url(table)).content.decode()
+    client.post(
+        _trait_url(table),
+        {
+            "category": "trait_choose",
+            "trait-table": "Character",
+            "trait-trait": f"custom-{custom.pk}",
+        },
+    )
+
+    assert "Hive Hunter" in page
+    assert table.captain.honours.get().custom_content == custom
+
+
+def test_it_requires_an_honour_to_replace_at_the_cap(client, table):
+    squad = table.squad
+    services.correct_unit(actor=table.owner, unit=squad, reason="setup", xp=30)
+    for name in ("Obdurate Obedience", "Headhunters", "Vanguard Espionage"):
+        BattleHonour.objects.create(unit=squad, category="battle_trait", name=name)
+    promotion = Promotion.objects.create(unit=squad, rank=2)
+    client.force_login(table.owner)
+    url = reverse("promotion_settle", args=[promotion.pk])
+
+    page = client.get(url).content.decode()
+    refused = client.post(url, {"category": "trait_roll", "trait-table": "Infantry"})
+    old = squad.honours.get(name="Headhunters")
+    done = client.post(
+        url,
+        {
+            "category": "trait_choose",
+            "trait-table": "Infantry",
+            "trait-trait": "Infantry::Resolute Veterans",
+            "trait-replace": old.pk,
+        },
+    )
+
+    assert "Replace which Battle Honour" in page
+    assert refused.status_code == 200
+    assert refused.context["trait_form"].errors["replace"]
+    assert done.status_code == 302
+    assert reload(old).status == BattleHonour.Status.LOST
+    assert squad.honours.filter(status="active").count() == 3
+
+
+def test_it_settles_with_a_weapon_modification_of_two_chosen_mods(client, table):
+    client.force_login(table.owner)
+
+    response = client.post(
+        _trait_url(table),
+        {
+            "category": "weapon_modification",
+            "weapon-model_name": "Captain Vorn",
+            "weapon-weapon": "Master-crafted bolt rifle",
+            "weapon-first": "Brutal",
+            "weapon-second": "Heirloom",
+        },
+    )
+
+    assert response.status_code == 302
+    assert table.captain.honours.get().modifications == ["Brutal", "Heirloom"]
+
+
+def test_it_refuses_the_same_modification_twice(client, table):
+    client.force_login(table.owner)
+
+    response = client.post(
+        _trait_url(table),
+        {
+            "category": "weapon_modification",
+            "weapon-model_name": "Captain Vorn",
+            "weapon-weapon": "Bolt rifle",
+            "weapon-first": "Brutal",
+            "weapon-second": "Brutal",
+        },
+    )
+
+    assert response.status_code == 200
+    assert not table.captain.honours.exists()
+
+
+def test_it_settles_with_an_artificer_relic_and_hides_higher_relics(client, table):
+    client.force_login(table.owner)
+
+    page = client.get(_trait_url(table)).content.decode()
+    response = client.post(
+        _trait_url(table), {"category": "crusade_relic", "relic-relic": "Master-crafted Armour"}
+    )
+
+    assert "Sigil of Sol" not in page  # Antiquity relics need Heroic rank
+    assert response.status_code == 302
+    assert table.captain.honours.get().relic_category == "artificer"
+
+
+def test_it_tells_non_characters_relics_are_for_characters(client, table):
+    promotion = Promotion.objects.create(unit=table.squad, rank=1)
+    client.force_login(table.owner)
+
+    html = client.get(reverse("promotion_settle", args=[promotion.pk])).content.decode()
+
+    assert "CHARACTER models only" in html
+
+
+def test_it_settles_with_renowned_heroes_instead(client, table):
+    client.force_login(table.owner)
+
+    response = client.post(
+        _trait_url(table),
+        {
+            "category": "renowned_heroes",
+            "heroes-enhancement": "Artificer Armour",
+            "heroes-enhancement_points": 10,
+        },
+    )
+
+    assert response.status_code == 302, response.content.decode()[:2000]
+    captain = reload(table.captain)
+    assert captain.enhancement == "Artificer Armour"
+    assert reload(table.promotion).status == Promotion.Status.SETTLED
