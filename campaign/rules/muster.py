@@ -36,6 +36,8 @@ class MusterUnit:
     """For a DEDICATED TRANSPORT: the unit starting inside it (R8.6)."""
     leads_key: Hashable | None = None
     """For a Leader: the Bodyguard unit it attaches to (R8.7)."""
+    cannot_attach: bool = False
+    """Bears Mark of Shame, so it can't form an Attached unit (R5.4)."""
 
     def __post_init__(self) -> None:
         keywords = self.faction_keywords
@@ -173,6 +175,11 @@ def _attachment_problems(
                 errors.append(f"{unit.name} is not a CHARACTER, so it can't lead a unit.")
             if unit.leads_key == unit.key or unit.leads_key not in by_key:
                 errors.append(f"The unit {unit.name} leads must be another unit of the army.")
+            for member in (unit, by_key.get(unit.leads_key)):
+                if member is not None and member.cannot_attach:
+                    errors.append(
+                        f"{member.name} bears Mark of Shame, so it can't form an Attached unit."
+                    )
     for key, count in passengers.items():
         if count > 1 and key in by_key:
             errors.append(f"{by_key[key].name} can start embarked in only one transport.")

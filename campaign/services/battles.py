@@ -99,6 +99,11 @@ def _muster_units(
     embarked: dict[int, int],
 ) -> list[rules.MusterUnit]:
     pending = units_with_pending_choices([u.pk for u in units])
+    shamed = set(
+        BattleScar.objects.filter(
+            unit__in=[u.pk for u in units], status=BattleScar.Status.ACTIVE, name="Mark of Shame"
+        ).values_list("unit_id", flat=True)
+    )
     carried_by: dict[int, int] = {transport: unit for unit, transport in embarked.items()}
     return [
         rules.MusterUnit(
@@ -115,6 +120,7 @@ def _muster_units(
             pending=u.pk in pending,
             embarked_unit_key=carried_by.get(u.pk),
             leads_key=attachments.get(u.pk),
+            cannot_attach=u.pk in shamed,
         )
         for u in units
     ]

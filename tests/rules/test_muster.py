@@ -186,3 +186,38 @@ def test_it_reports_every_problem_at_once():
         warlord_key="squad",
     )
     assert len(report.errors) >= 5
+
+
+@pytest.mark.parametrize("shamed", ["leader", "bodyguard"])
+def test_it_refuses_an_attached_unit_with_a_mark_of_shame_on_either_side(shamed):
+    """R5.4 / R8.7: a unit bearing Mark of Shame cannot form an Attached unit."""
+    leader = MusterUnit(
+        key="l",
+        name="Chaplain",
+        datasheet="Chaplain",
+        points=60,
+        faction_keywords={"Adeptus Astartes"},
+        is_character=True,
+        leads_key="b",
+        cannot_attach=shamed == "leader",
+    )
+    bodyguard = MusterUnit(
+        key="b",
+        name="Assault Squad",
+        datasheet="Assault Intercessors",
+        points=75,
+        faction_keywords={"Adeptus Astartes"},
+        cannot_attach=shamed == "bodyguard",
+    )
+
+    report = check_muster(
+        battle_size="Incursion",
+        faction="Adeptus Astartes",
+        units=[leader, bodyguard],
+        warlord_key="l",
+    )
+
+    shamed_name = leader.name if shamed == "leader" else bodyguard.name
+    assert report.errors == (
+        f"{shamed_name} bears Mark of Shame, so it can't form an Attached unit.",
+    )

@@ -13,9 +13,16 @@ from django.core.exceptions import ValidationError
 from django.db import connection, connections
 
 from campaign import services
-from campaign.models import RequisitionPurchase
+from campaign.models import Battle, RequisitionPurchase
 from tests.factories import reload
-from tests.services.helpers import commissar, krieg_force, krieg_squad
+from tests.services.helpers import (
+    commissar,
+    go_to_battle,
+    krieg_force,
+    krieg_squad,
+    lord_of_contagion,
+    plague_force,
+)
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -93,3 +100,38 @@ def test_it_never_overfills_the_supply_limit_with_racing_units_and_recruits():
     assert force.supply_used == 880 + 50 * len(results) <= force.supply_limit == 1000
     recruited = RequisitionPurchase.objects.filter(force=force).count()
     assert force.rp == 5 - recruited
+
+
+def test_it_starts_only_one_battle_for_a_force_clicked_ten_times_at_once():
+    """R8 / R6: a force is in at most one battle at a time, even under a race."""
+    assert connection.vendor == "postgresql"
+    force = krieg_force()
+
+    results, errors = all_at_once(
+        [lambda: services.start_battle(actor=force.player, forces=[force], battle_size="Incursion")]
+        * 10
+    )
+
+    assert len(results) == 1
+    assert [type(e) for e in errors] == [ValidationError] * 9
+    assert {m for e in errors for m in e.messages} == {
+        "13th Siege Regiment is already in a battle that has not been recorded."
+    }
+    assert Battle.objects.count() == 1
+
+
+def test_it_records_a_battle_once_when_both_players_submit_together():
+    """R9: the end of a battle is recorded once; the second submission is refused."""
+    assert connection.vendor == "postgresql"
+    krieg, plague = krieg_force(), plague_force()
+    battle = go_to_battle([commissar(krieg)], [lord_of_contagion(plague)])
+
+    results, errors = all_at_once(
+        [lambda: battle.record(krieg.player), lambda: battle.record(plague.player)]
+    )
+
+    assert len(results) == 1
+    assert [type(e) for e in errors] == [ValidationError]
+    assert errors[0].messages == ["This battle has already been recorded."]
+    assert (reload(krieg).battle_tally, reload(krieg).rp) == (1, 6)
+    assert (reload(plague).battle_tally, reload(plague).rp) == (1, 6)
