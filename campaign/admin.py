@@ -92,15 +92,31 @@ def can_organise(request: HttpRequest) -> bool:
     return is_superuser(request) or bool(organised_campaign_ids(request))
 
 
-def scoped(queryset: QuerySet, request: HttpRequest, campaign_path: str) -> QuerySet:
+CAMPAIGN_PATHS: dict[type[Model], str] = {
+    Campaign: "pk",
+    Membership: "campaign",
+    CustomContent: "campaign",
+    CrusadeForce: "campaign",
+    Unit: "force__campaign",
+    BattleHonour: "unit__force__campaign",
+    BattleScar: "unit__force__campaign",
+    Battle: "campaign",
+    BattleParticipant: "battle__campaign",
+    HistoryEntry: "campaign",
+}
+"""How each kind of row reaches the campaign it belongs to."""
+
+
+def scoped(queryset: QuerySet, request: HttpRequest) -> QuerySet:
     """Only the rows of campaigns the user organises (every row for a superuser)."""
     if is_superuser(request):
         return queryset
+    campaign_path = CAMPAIGN_PATHS[queryset.model]
     return queryset.filter(**{f"{campaign_path}__in": organised_campaign_ids(request)})
 
 
-def campaign_id_of(obj: Model, campaign_path: str) -> int | None:
-    *hops, last = campaign_path.split("__")
+def campaign_id_of(obj: Model) -> int | None:
+    *hops, last = CAMPAIGN_PATHS[type(obj)].split("__")
     for hop in hops:
         obj = getattr(obj, hop)
     return obj.pk if last == "pk" else getattr(obj, f"{last}_id")
@@ -109,17 +125,10 @@ def campaign_id_of(obj: Model, campaign_path: str) -> int | None:
 def scoped_choices(db_field, request: HttpRequest) -> QuerySet | None:
     """Foreign-key choices limited to the organiser's campaigns."""
     model = db_field.related_model
-    if model is Campaign:
-        return scoped(Campaign.objects.all(), request, "pk")
     if model is CrusadeForce:
-        forces = CrusadeForce.objects.select_related("player", "campaign")
-        return scoped(forces, request, "campaign")
-    if model is Unit:
-        return scoped(Unit.objects.select_related("force"), request, "force__campaign")
-    if model is Battle:
-        return scoped(Battle.objects.all(), request, "campaign")
-    if model is CustomContent:
-        return scoped(CustomContent.objects.all(), request, "campaign")
+        return scoped(CrusadeForce.objects.select_related("player", "campaign"), request)
+    if model in CAMPAIGN_PATHS:
+        return scoped(model._default_manager.all(), request)
     if model is get_user_model() and not is_superuser(request):
         members = get_user_model().objects.filter(
             memberships__campaign__in=organised_campaign_ids(request)
@@ -137,16 +146,16 @@ def force_label(force: CrusadeForce) -> str:
 class OrganiserScope:
     """Permissions and querysets of an admin whose rows belong to a campaign."""
 
-    campaign_path = "campaign"
     view_on_site = False
 
     def in_scope(self, request: HttpRequest, obj: Model | None) -> bool:
+        """For an admin, obj is its row; for an inline, the parent row."""
         if obj is None or is_superuser(request):
             return True
-        return campaign_id_of(obj, self.campaign_path) in organised_campaign_ids(request)
+        return campaign_id_of(obj) in organised_campaign_ids(request)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return scoped(super().get_queryset(request), request, self.campaign_path)
+        return scoped(super().get_queryset(request), request)
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return can_organise(request)
@@ -225,14 +234,7 @@ class ReadOnlyAdmin(OrganiserScope, admin.ModelAdmin):
 
 
 class ScopedInline(OrganiserScope):
-    """An inline: its own rows are scoped by `campaign_path`, its permissions by the parent."""
-
-    parent_campaign_path = "pk"
-
-    def in_scope(self, request: HttpRequest, obj: Model | None) -> bool:
-        if obj is None or is_superuser(request):
-            return True
-        return campaign_id_of(obj, self.parent_campaign_path) in organised_campaign_ids(request)
+    """An inline: its rows are scoped like its model's admin, its permissions by the parent."""
 
     def has_add_permission(self, request: HttpRequest, obj: Model | None) -> bool:
         return can_organise(request) and self.in_scope(request, obj)
@@ -261,7 +263,7 @@ class CampaignFilter(admin.SimpleListFilter):
     campaign_path = "campaign"
 
     def lookups(self, request: HttpRequest, model_admin) -> list[tuple[int, str]]:
-        campaigns = scoped(Campaign.objects.only("pk", "name"), request, "pk")
+        campaigns = scoped(Campaign.objects.only("pk", "name"), request)
         return [(c.pk, c.name) for c in campaigns]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
@@ -270,8 +272,8 @@ class CampaignFilter(admin.SimpleListFilter):
         return queryset
 
 
-def campaign_filter(campaign_path: str) -> type[CampaignFilter]:
-    return type("CampaignFilter", (CampaignFilter,), {"campaign_path": campaign_path})
+def campaign_filter(model: type[Model]) -> type[CampaignFilter]:
+    return type("CampaignFilter", (CampaignFilter,), {"campaign_path": CAMPAIGN_PATHS[model]})
 
 
 class RankFilter(admin.SimpleListFilter):
@@ -542,7 +544,6 @@ class CustomContentInline(ScopedInline, admin.StackedInline):
 
 @admin.register(Campaign)
 class CampaignAdmin(OrganiserAdmin):
-    campaign_path = "pk"
     form = CampaignChangeForm
     add_form = CampaignAddForm
     list_display = ["name", "created_at", "member_count", "force_count", "house_rules"]
@@ -614,7 +615,7 @@ class MembershipAdmin(OrganiserScope, admin.ModelAdmin):
     form = MembershipForm
     list_display = ["user", "campaign", "role", "joined_at"]
     list_select_related = ["user", "campaign"]
-    list_filter = ["role", campaign_filter("campaign")]
+    list_filter = ["role", campaign_filter(Membership)]
     search_fields = ["user__username"]
     readonly_fields = ["joined_at"]
 
@@ -640,7 +641,7 @@ class CustomContentAdmin(OrganiserScope, admin.ModelAdmin):
     form = CustomContentForm
     list_display = ["name", "kind", "campaign", "relic_category", "trait_table"]
     list_select_related = ["campaign"]
-    list_filter = ["kind", campaign_filter("campaign"), "relic_category"]
+    list_filter = ["kind", campaign_filter(CustomContent), "relic_category"]
     search_fields = ["name", "effect"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -669,8 +670,6 @@ class CustomContentAdmin(OrganiserScope, admin.ModelAdmin):
 
 class UnitInline(ReadOnlyInline):
     model = Unit
-    campaign_path = "force__campaign"
-    parent_campaign_path = "campaign"
     fields = ["card", "datasheet", "points", "xp_shown", "rank", "crusade_points", "status"]
     readonly_fields = fields
     ordering = ["status", "name"]
@@ -714,7 +713,7 @@ class ForceAdmin(OrganiserAdmin):
         "victories",
     ]
     list_select_related = ["player", "campaign"]
-    list_filter = [campaign_filter("campaign"), "faction"]
+    list_filter = [campaign_filter(CrusadeForce), "faction"]
     search_fields = ["name", "player__username", "faction"]
     search_help_text = "Force name, player username or faction."
     readonly_fields = [
@@ -780,8 +779,6 @@ class ForceAdmin(OrganiserAdmin):
 
 class HonourInline(ReadOnlyInline):
     model = BattleHonour
-    campaign_path = "unit__force__campaign"
-    parent_campaign_path = "force__campaign"
     fields = ["name", "category", "relic_category", "effect", "status", "gained_at"]
     readonly_fields = fields
     verbose_name_plural = "Battle Honours"
@@ -789,8 +786,6 @@ class HonourInline(ReadOnlyInline):
 
 class ScarInline(ReadOnlyInline):
     model = BattleScar
-    campaign_path = "unit__force__campaign"
-    parent_campaign_path = "force__campaign"
     fields = ["name", "effect", "status", "gained_at"]
     readonly_fields = fields
     verbose_name_plural = "Battle Scars"
@@ -831,7 +826,6 @@ UNIT_TRACKED_FIELDSETS = [
 
 @admin.register(Unit)
 class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
-    campaign_path = "force__campaign"
     form = UnitChangeForm
     add_form = UnitAddForm
     object_tool_path = "remove"
@@ -850,7 +844,7 @@ class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
     list_select_related = ["force", "force__player"]
     list_filter = [
         "status",
-        campaign_filter("force__campaign"),
+        campaign_filter(Unit),
         RankFilter,
         KeywordFilter,
         "counts_towards_supply",
@@ -965,10 +959,9 @@ class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
 
 @admin.register(BattleHonour)
 class BattleHonourAdmin(ReadOnlyAdmin):
-    campaign_path = "unit__force__campaign"
     list_display = ["name", "category", "relic_category", "unit", "force", "status", "gained_at"]
     list_select_related = ["unit", "unit__force"]
-    list_filter = ["category", "status", campaign_filter("unit__force__campaign")]
+    list_filter = ["category", "status", campaign_filter(BattleHonour)]
     search_fields = ["name", "unit__name", "unit__force__name"]
 
     @admin.display(description="force", ordering="unit__force__name")
@@ -978,10 +971,9 @@ class BattleHonourAdmin(ReadOnlyAdmin):
 
 @admin.register(BattleScar)
 class BattleScarAdmin(ReadOnlyAdmin):
-    campaign_path = "unit__force__campaign"
     list_display = ["name", "unit", "force", "status", "gained_at"]
     list_select_related = ["unit", "unit__force"]
-    list_filter = ["status", campaign_filter("unit__force__campaign")]
+    list_filter = ["status", campaign_filter(BattleScar)]
     search_fields = ["name", "unit__name", "unit__force__name"]
 
     @admin.display(description="force", ordering="unit__force__name")
@@ -994,7 +986,6 @@ class BattleScarAdmin(ReadOnlyAdmin):
 
 class ParticipantInline(ReadOnlyInline):
     model = BattleParticipant
-    campaign_path = "battle__campaign"
     fields = ["force", "faction", "detachment", "warlord", "mustered", "result", "rp"]
     readonly_fields = fields
     verbose_name_plural = "participants"
@@ -1020,7 +1011,7 @@ class BattleAdmin(ObjectToolMixin, ReadOnlyAdmin):
     object_tool_step = VOID_BATTLE
     list_display = ["date", "battle_size", "mission", "campaign", "forces", "status"]
     list_select_related = ["campaign"]
-    list_filter = ["status", campaign_filter("campaign"), "battle_size"]
+    list_filter = ["status", campaign_filter(Battle), "battle_size"]
     date_hierarchy = "date"
     search_fields = [
         "mission",
@@ -1110,7 +1101,7 @@ def _xp_result(entry: BattleUnit) -> str:
 class HistoryAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "actor", "action", "summary", "force", "unit", "battle_column"]
     list_select_related = ["actor", "force", "unit", "battle"]
-    list_filter = ["action", campaign_filter("campaign")]
+    list_filter = ["action", campaign_filter(HistoryEntry)]
     search_fields = ["summary", "force__name", "unit__name", "actor__username"]
     search_help_text = "Summary, force name, unit name or username."
     date_hierarchy = "created_at"

@@ -31,12 +31,18 @@ def rule_refusals(field: str | None = None) -> Iterator[None]:
 def lock_force(force: CrusadeForce | int) -> CrusadeForce:
     """Re-read a force with its row locked until the transaction ends (R1.3, R1.5, R6)."""
     pk = force.pk if isinstance(force, CrusadeForce) else force
-    return CrusadeForce.objects.select_for_update().select_related("campaign").get(pk=pk)
+    return (
+        CrusadeForce.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=pk)
+    )
 
 
 def lock_forces(pks: list[int]) -> dict[int, CrusadeForce]:
     """Lock several forces in primary-key order so two battles never deadlock."""
-    forces = CrusadeForce.objects.select_for_update().select_related("campaign").filter(pk__in=pks)
+    forces = (
+        CrusadeForce.objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .filter(pk__in=pks)
+    )
     return {f.pk: f for f in forces.order_by("pk")}
 
 

@@ -97,6 +97,8 @@ def correct_unit(*, actor, unit: Unit, reason: str, **values) -> Unit:
     cap = rules.xp_cap(is_character=unit.is_character, legendary_veteran=unit.legendary_veteran)
     if cap is not None and unit.xp > cap:
         refuse(f"This unit's XP cannot go above {cap}.", field="xp")
+    if unit.model_count < 1:
+        refuse("A unit has at least one model.", field="model_count")
     if unit.battles_survived > unit.battles_played:
         refuse("A unit cannot survive more battles than it played.", field="battles_survived")
     new_points = unit.points if unit.counts_towards_supply and unit.is_active else 0

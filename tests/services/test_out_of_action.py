@@ -347,3 +347,14 @@ def test_it_keeps_scars_on_the_card_after_the_battle():
     assert squad.is_active
     assert squad.model_count == 10
     assert squad.scars.filter(status=BattleScar.Status.ACTIVE).count() == 1
+
+
+def test_it_refuses_an_out_of_action_test_for_a_unit_removed_since_the_battle():
+    """R1.4: a removed card never changes, so it takes no test and gains no scar
+    (as settling a promotion of a removed unit is refused)."""
+    squad = krieg_squad(krieg_force())
+    test = destroyed_in_battle(squad)
+    services.remove_unit(actor=squad.force.player, unit=squad, reason="Disbanded after Vraks")
+
+    with refused("1st Line Company has been removed from the Order of Battle and cannot change."):
+        roll(test, 1)
