@@ -30,6 +30,7 @@ from ._common import (
     lock_forces,
     record,
     refuse,
+    require_active,
     rule_refusals,
 )
 
@@ -426,7 +427,9 @@ def _lock_test(test: OutOfActionTest) -> tuple[OutOfActionTest, Unit]:
     unit = Unit.objects.get(pk=test.unit_id)
     lock_force(unit.force_id)
     test = OutOfActionTest.objects.select_for_update().get(pk=test.pk)
-    return test, fresh_unit(unit)
+    unit = fresh_unit(unit)
+    require_active(unit)
+    return test, unit
 
 
 @transaction.atomic
