@@ -1,0 +1,15 @@
+"""Forms are the input boundary: bad input gets an error next to its field."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+
+def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Show a service's ValidationError on the form: by field when it names one."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)

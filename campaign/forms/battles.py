@@ -7,7 +7,6 @@ whose refusals are mapped back onto these forms with `add_service_error`.
 from __future__ import annotations
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from campaign import rules
@@ -21,18 +20,6 @@ from campaign.models import (
 from campaign.services.battles import UnitOutcome
 
 NOT_CHOSEN = ""
-
-
-def add_service_error(form: forms.Form, error: ValidationError) -> None:
-    """Put a service's ValidationError next to the matching field, or on top of the form."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            target = field if field in form.fields else None
-            for item in errors:
-                form.add_error(target, item.messages[0] if item.messages else str(item))
-    else:
-        for message in error.messages:
-            form.add_error(None, message)
 
 
 def _force_label(force: CrusadeForce) -> str:

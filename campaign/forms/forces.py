@@ -7,21 +7,11 @@ and are put next to the field they concern with `add_service_errors`.
 from __future__ import annotations
 
 from django import forms
-from django.core.exceptions import ValidationError
 
 from campaign import pictures
 from campaign.models import Unit
 
 TEXTAREA = forms.Textarea(attrs={"rows": 3})
-
-
-def add_service_errors(form: forms.Form, error: ValidationError) -> None:
-    """Show a service's ValidationError on the form: by field when it names one."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
 
 
 class ForceDetailsForm(forms.Form):

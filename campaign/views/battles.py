@@ -22,6 +22,7 @@ from campaign.access import (
     get_participant_for_user,
     get_promotion_for_user,
 )
+from campaign.forms import add_service_errors
 from campaign.forms.battles import (
     BattleCreateForm,
     BattleRecordForm,
@@ -33,7 +34,6 @@ from campaign.forms.battles import (
     RenownedHeroesForm,
     RollForm,
     WeaponModificationForm,
-    add_service_error,
 )
 from campaign.models import (
     Battle,
@@ -69,7 +69,7 @@ def battle_create(request: HttpRequest) -> HttpResponse:
                 date=data["date"],
             )
         except ValidationError as error:
-            add_service_error(form, error)
+            add_service_errors(form, error)
         else:
             messages.success(request, "Battle started. Now each player musters an army.")
             return redirect("battle_detail", pk=battle.pk)
@@ -242,7 +242,7 @@ def army_muster(request: HttpRequest, pk: int) -> HttpResponse:
                     **form.army(),
                 )
             except ValidationError as error:
-                add_service_error(form, error)
+                add_service_errors(form, error)
             else:
                 messages.success(
                     request,
@@ -316,7 +316,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("battle_detail", pk=battle.pk)
             plan = services.preview_battle_end(battle, **args)
         except ValidationError as error:
-            add_service_error(form, error)
+            add_service_errors(form, error)
         else:
             return render(
                 request,
@@ -407,7 +407,7 @@ def out_of_action(request: HttpRequest, pk: int) -> HttpResponse:
                         actor=request.user, test=test, choice=choice, **kwargs
                     )
                 except ValidationError as error:
-                    add_service_error(form, error)
+                    add_service_errors(form, error)
                 else:
                     if is_blow:
                         text = f"Devastating Blow: {unit.name} lost {test.honour_lost.name}."
@@ -515,7 +515,7 @@ def promotion_settle(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             text = _settle(request, promotion, unit, category, form, custom_relics)
         except ValidationError as error:
-            add_service_error(form, error)
+            add_service_errors(form, error)
         else:
             messages.success(request, text)
             return redirect("unit_detail", pk=unit.pk)

@@ -12,11 +12,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from campaign import rules, selectors, services
 from campaign.access import campaigns_for_user, get_force_for_user
+from campaign.forms import add_service_errors
 from campaign.forms.forces import (
     BannerForm,
     ForceCreateForm,
     ForceDetailsForm,
-    add_service_errors,
 )
 from campaign.models import CrusadeForce
 

@@ -16,6 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import rules, selectors, services
 from campaign.access import get_force_for_user, get_unit_for_user
+from campaign.forms import add_service_errors
 from campaign.forms.forces import (
     FreshRecruitsForm,
     LegendaryVeteransForm,
@@ -26,7 +27,6 @@ from campaign.forms.forces import (
     RepairAndRecuperateForm,
     UnitCreateForm,
     UnitEditForm,
-    add_service_errors,
 )
 from campaign.models import BattleHonour, CrusadeForce, OutOfActionTest, Unit
 
