@@ -72,9 +72,6 @@ class Campaign(models.Model):
             supply_limit_increase=self.supply_limit_increase,
         )
 
-    def is_organiser(self, user) -> bool:
-        return self.memberships.filter(user=user, role=Membership.Role.ORGANISER).exists()
-
 
 class Membership(models.Model):
     class Role(models.TextChoices):
@@ -469,12 +466,6 @@ class BattleHonour(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_category_display()})"
-
-    @property
-    def crusade_points(self) -> int:
-        if self.category == self.Category.CRUSADE_RELIC:
-            return rules.RelicCategory(self.relic_category).crusade_points
-        return rules.crusade_points(battle_honours=1, battle_scars=0, titanic=self.unit.is_titanic)
 
 
 class BattleScar(models.Model):

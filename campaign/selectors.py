@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Prefetch
 
 from campaign.models import (
     Battle,
@@ -127,13 +127,6 @@ def force_history(force: CrusadeForce, *, limit: int = 100) -> list[HistoryEntry
         force.history.select_related("actor", "unit", "battle").order_by("-created_at", "-pk")[
             :limit
         ]
-    )
-
-
-def campaign_battle_counts(campaign: Campaign) -> dict[str, int]:
-    return campaign.battles.aggregate(
-        completed=Count("pk", filter=Q(status=Battle.Status.COMPLETED)),
-        in_progress=Count("pk", filter=Q(status=Battle.Status.IN_PROGRESS)),
     )
 
 

@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from campaign import access
 from campaign.models import Campaign, CustomContent, HistoryEntry, Membership
 from tests.admin.helpers import form_data
 from tests.factories import make_force, make_user, reload
@@ -128,7 +129,7 @@ def test_it_promotes_a_player_to_organiser_with_a_history_row(organiser_client, 
     response = post_change(organiser_client, url, role="organiser")
 
     assert response.status_code == 302
-    assert campaign.is_organiser(alice)
+    assert access.is_organiser(alice, campaign)
     assert HistoryEntry.objects.get(action="member_role_changed").changes == {
         "role": ["player", "organiser"]
     }
