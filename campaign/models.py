@@ -7,6 +7,8 @@ several rows live in `campaign.services`. Nothing here writes domain state.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
+from functools import partial
 
 from django.conf import settings
 from django.db import models
@@ -21,8 +23,17 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
 
 
+def rules_choices(enum) -> partial:
+    """Choices for a field whose values are named by the rules: computed from the enum
+    when needed, so migrations refer to the rules instead of copying their labels."""
+    return partial(rules.choices, enum)
+
+
+HOUSE = rules.DEFAULT_HOUSE_RULES
+
+
 class Campaign(models.Model):
-    """A campaign run by organisers; its house rules default to the rulebook (R1.2, R1.5, R6.1)."""
+    """A campaign run by organisers; its house rules default to the rulebook's numbers."""
 
     name = models.CharField(max_length=120)
     description = models.TextField(blank=True)
@@ -33,20 +44,23 @@ class Campaign(models.Model):
     )
     starting_supply_limit = models.PositiveIntegerField(
         default=rules.DEFAULT_HOUSE_RULES.starting_supply_limit,
-        help_text="Supply Limit of a new force (rulebook: 1000).",
+        help_text=f"Supply Limit of a new force (rulebook: {HOUSE.starting_supply_limit}).",
     )
     starting_rp = models.PositiveIntegerField(
         default=rules.DEFAULT_HOUSE_RULES.starting_rp,
-        help_text="Requisition points of a new force (rulebook: 5).",
+        help_text=f"Requisition points of a new force (rulebook: {HOUSE.starting_rp}).",
     )
     rp_cap = models.PositiveIntegerField(
         default=rules.DEFAULT_HOUSE_RULES.rp_cap,
-        help_text="Most RP a force can hold (rulebook: 10).",
+        help_text=f"Most RP a force can hold (rulebook: {HOUSE.rp_cap}).",
     )
     supply_limit_increase = models.PositiveIntegerField(
         default=rules.DEFAULT_HOUSE_RULES.supply_limit_increase,
-        help_text="Supply Limit gained per Increase Supply Limit (rulebook: 200).",
+        help_text=f"Supply Limit gained per purchase (rulebook: {HOUSE.supply_limit_increase}).",
     )
+
+    HOUSE_RULE_FIELDS = ("starting_supply_limit", "starting_rp", "rp_cap", "supply_limit_increase")
+    DETAIL_FIELDS = ("name", "description")
 
     class Meta:
         ordering = ["name"]
@@ -65,12 +79,7 @@ class Campaign(models.Model):
 
     @property
     def house_rules(self) -> rules.HouseRules:
-        return rules.HouseRules(
-            starting_supply_limit=self.starting_supply_limit,
-            starting_rp=self.starting_rp,
-            rp_cap=self.rp_cap,
-            supply_limit_increase=self.supply_limit_increase,
-        )
+        return rules.HouseRules(**{name: getattr(self, name) for name in self.HOUSE_RULE_FIELDS})
 
 
 class Membership(models.Model):
@@ -95,13 +104,27 @@ class Membership(models.Model):
         return f"{self.user} ({self.get_role_display()}) in {self.campaign}"
 
 
+RELIC_NEEDS_CATEGORY = "A Crusade Relic needs its category (Artificer, Antiquity or Legendary)."
+
+
+class CustomContentQuerySet(models.QuerySet):
+    def available(self) -> CustomContentQuerySet:
+        """What players may still pick: content that has not been retired."""
+        return self.filter(retired_at__isnull=True)
+
+
 class CustomContent(models.Model):
-    """Campaign-specific Battle Traits, Battle Scars and Crusade Relics (custom honours)."""
+    """Campaign-specific Battle Traits, Battle Scars and Crusade Relics (custom honours).
+
+    Cards keep what they were given, so content is retired, never deleted.
+    """
 
     class Kind(models.TextChoices):
         BATTLE_TRAIT = "battle_trait", "Battle Trait"
         BATTLE_SCAR = "battle_scar", "Battle Scar"
         CRUSADE_RELIC = "crusade_relic", "Crusade Relic"
+
+    CHOICE_PREFIX = "custom-"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="custom_content")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -110,12 +133,20 @@ class CustomContent(models.Model):
     relic_category = models.CharField(
         max_length=16,
         blank=True,
-        choices=[(c.value, c.label) for c in rules.RelicCategory],
+        choices=rules_choices(rules.RelicCategory),
         help_text="Crusade Relics only.",
     )
     trait_table = models.CharField(
-        max_length=40, blank=True, help_text="Battle Traits only: which units it suits."
+        max_length=40,
+        blank=True,
+        choices=rules_choices(rules.TraitTable),
+        help_text="Battle Traits only: which units it suits.",
     )
+    retired_at = models.DateTimeField(
+        null=True, blank=True, help_text="Retired content is no longer offered to players."
+    )
+
+    objects = CustomContentQuerySet.as_manager()
 
     class Meta:
         ordering = ["campaign", "kind", "name"]
@@ -127,11 +158,27 @@ class CustomContent(models.Model):
             models.CheckConstraint(
                 condition=~Q(kind="crusade_relic") | ~Q(relic_category=""),
                 name="custom_relic_has_category",
+                violation_error_message=RELIC_NEEDS_CATEGORY,
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_kind_display()})"
+
+    @property
+    def choice_key(self) -> str:
+        """How a form offers this item beside the rulebook's own entries."""
+        return f"{self.CHOICE_PREFIX}{self.pk}"
+
+    @classmethod
+    def pk_from_choice_key(cls, value: str) -> int | None:
+        """The primary key inside a `choice_key`, or None for a rulebook entry."""
+        prefix, _, pk = str(value).partition(cls.CHOICE_PREFIX)
+        return int(pk) if not prefix and pk.isdigit() else None
+
+    @property
+    def is_retired(self) -> bool:
+        return self.retired_at is not None
 
 
 class ForceQuerySet(models.QuerySet):
@@ -172,6 +219,12 @@ class CrusadeForce(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = ForceQuerySet.as_manager()
+
+    STORY_FIELDS = ("goals", "victories_notes", "vendettas", "background")
+    NARRATIVE_FIELDS = ("name", "faction", *STORY_FIELDS)
+    """What the player may edit."""
+    TRACKED_FIELDS = ("supply_limit", "rp", "battle_tally", "victories")
+    """What only an organiser changes, as a correction with a reason."""
 
     class Meta:
         ordering = ["name"]
@@ -245,13 +298,6 @@ class Unit(models.Model):
         ACTIVE = "active", "On the Order of Battle"
         REMOVED = "removed", "Removed"
 
-    class TraitTable(models.TextChoices):
-        CHARACTER = "Character", "Character"
-        INFANTRY = "Infantry", "Infantry"
-        MOUNTED = "Mounted", "Mounted"
-        VEHICLE = "Vehicle", "Vehicle"
-        OTHER = "", "Other"
-
     force = models.ForeignKey(CrusadeForce, on_delete=models.PROTECT, related_name="units")
     name = models.CharField(max_length=120)
     datasheet = models.CharField(max_length=120)
@@ -260,7 +306,7 @@ class Unit(models.Model):
     )
     model_count = models.PositiveIntegerField(default=1)
     max_model_count = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Datasheet maximum (for Fresh Recruits)."
+        null=True, blank=True, help_text="The datasheet's maximum number of models."
     )
     wargear = models.TextField(blank=True)
     points = models.PositiveIntegerField()
@@ -274,15 +320,15 @@ class Unit(models.Model):
     )
     crusade_rules = models.TextField("rules chosen", blank=True)
     trait_table = models.CharField(
-        max_length=20, choices=TraitTable.choices, blank=True, default=TraitTable.OTHER
+        "Battle Traits table",
+        max_length=20,
+        choices=rules_choices(rules.TraitTable),
+        blank=True,
+        default="",
+        help_text="Which Battle Traits table fits this unit.",
     )
-    is_character = models.BooleanField("CHARACTER", default=False)
-    is_epic_hero = models.BooleanField("EPIC HERO", default=False)
-    is_titanic = models.BooleanField("TITANIC", default=False)
-    is_fortification = models.BooleanField("FORTIFICATION", default=False)
-    is_swarm = models.BooleanField("SWARM", default=False)
-    is_battleline = models.BooleanField("BATTLELINE", default=False)
-    is_dedicated_transport = models.BooleanField("DEDICATED TRANSPORT", default=False)
+    # One yes/no field per rule-changing keyword (is_character, is_epic_hero, ...) is
+    # added from rules.Keyword below the class: the keywords are declared only there.
     counts_towards_supply = models.BooleanField(
         default=True, help_text="Untick for units a faction rule leaves out of Supply Used."
     )
@@ -334,11 +380,14 @@ class Unit(models.Model):
         return self.status == self.Status.ACTIVE
 
     @property
+    def keywords(self) -> frozenset[rules.Keyword]:
+        """The rule-changing keywords ticked on the card."""
+        return frozenset(k for k in rules.Keyword if getattr(self, k.field))
+
+    @property
     def no_xp(self) -> bool:
-        """R2.6: EPIC HERO, FORTIFICATION and SWARM units never gain XP."""
-        return rules.is_no_xp(
-            epic_hero=self.is_epic_hero, fortification=self.is_fortification, swarm=self.is_swarm
-        )
+        """Units that never gain XP or honours (the rules decide which)."""
+        return rules.has_no_xp_keyword(self.keywords)
 
     @property
     def xp_display(self) -> str:
@@ -391,34 +440,75 @@ class Unit(models.Model):
             relics=relics,
         )
 
-    def facts(self, *, pending: int | None = None) -> rules.UnitFacts:
-        """This card as the rules engine sees it."""
-        return rules.UnitFacts(
+    def facts(
+        self, cls: type[rules.UnitFacts] = rules.UnitFacts, *, pending_promotions=None, **extra
+    ):
+        """This card as the rules engine sees it (``cls`` may be a subclass, with ``extra``)."""
+        return cls(
             name=self.name,
+            datasheet=self.datasheet,
+            points=self.points,
+            faction_keywords=self.faction_keyword_set,
+            keywords=self.keywords,
             xp=self.xp,
-            is_character=self.is_character,
-            epic_hero=self.is_epic_hero,
-            titanic=self.is_titanic,
-            fortification=self.is_fortification,
-            swarm=self.is_swarm,
-            battleline=self.is_battleline,
-            dedicated_transport=self.is_dedicated_transport,
             legendary_veteran=self.legendary_veteran,
             has_enhancement=bool(self.enhancement),
             battle_honours=len(self.active_honours()),
             battle_scars=tuple(s.name for s in self.active_scars()),
-            pending_promotions=len(self.pending_promotions()) if pending is None else pending,
+            pending_promotions=(
+                len(self.pending_promotions()) if pending_promotions is None else pending_promotions
+            ),
+            **extra,
         )
 
 
-class BattleHonour(models.Model):
-    """A Battle Honour on a card (R4). Lost honours keep their row with a status."""
+for _keyword in rules.Keyword:
+    Unit.add_to_class(_keyword.field, models.BooleanField(_keyword.label, default=False))
 
-    class Category(models.TextChoices):
-        BATTLE_TRAIT = "battle_trait", "Battle Trait"
-        WEAPON_MODIFICATION = "weapon_modification", "Weapon Modification"
-        CRUSADE_RELIC = "crusade_relic", "Crusade Relic"
-        CUSTOM = "custom", "Custom honour"
+
+@dataclass(frozen=True)
+class CardFields:
+    """Which fields of a Crusade card play which part: forms, services and the admin
+    derive their field lists from this one declaration."""
+
+    keywords: tuple[str, ...] = tuple(k.field for k in rules.Keyword)
+    new: tuple[str, ...] = (
+        "name",
+        "datasheet",
+        "points",
+        "faction_keywords",
+        "models_description",
+        "model_count",
+        "max_model_count",
+        "wargear",
+        "enhancement",
+        "enhancement_points",
+        "selectable_keywords",
+        "crusade_rules",
+        "trait_table",
+        *keywords,
+        "counts_towards_supply",
+        "notes",
+    )
+    """What a player fills in on a new card."""
+    player: tuple[str, ...] = ("name", "selectable_keywords", "crusade_rules", "notes")
+    """What the player may still edit afterwards."""
+    tallies: tuple[str, ...] = ("xp", "battles_played", "battles_survived", "units_destroyed")
+
+    @property
+    def tracked(self) -> tuple[str, ...]:
+        """What only an organiser changes, as a correction with a reason."""
+        fixed = tuple(f for f in self.new if f not in self.player and f != "notes")
+        return (*fixed, "legendary_veteran", *self.tallies)
+
+
+CARD_FIELDS = CardFields()
+
+
+class BattleHonour(models.Model):
+    """A Battle Honour on a card. Lost honours keep their row with a status."""
+
+    Category = rules.HonourCategory
 
     class Status(models.TextChoices):
         ACTIVE = "active", "Held"
@@ -426,12 +516,12 @@ class BattleHonour(models.Model):
         VOIDED = "voided", "Voided"
 
     unit = models.ForeignKey(Unit, on_delete=models.PROTECT, related_name="honours")
-    category = models.CharField(max_length=24, choices=Category.choices)
+    category = models.CharField(max_length=24, choices=rules_choices(rules.HonourCategory))
     name = models.CharField(max_length=120)
     effect = models.TextField(blank=True)
     trait_table = models.CharField(max_length=40, blank=True)
     relic_category = models.CharField(
-        max_length=16, blank=True, choices=[(c.value, c.label) for c in rules.RelicCategory]
+        max_length=16, blank=True, choices=rules_choices(rules.RelicCategory)
     )
     model_name = models.CharField("model", max_length=120, blank=True)
     weapon = models.CharField(max_length=120, blank=True)
@@ -448,7 +538,7 @@ class BattleHonour(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="replaced_by",
-        help_text="The honour this one replaced at the limit (R4.3).",
+        help_text="The honour this one replaced when the unit was at its limit.",
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     gained_at = models.DateTimeField(default=timezone.now)
@@ -469,7 +559,7 @@ class BattleHonour(models.Model):
 
 
 class BattleScar(models.Model):
-    """A Battle Scar on a card (R5). Removed scars keep their row with a status."""
+    """A Battle Scar on a card. Removed scars keep their row with a status."""
 
     class Status(models.TextChoices):
         ACTIVE = "active", "Held"
@@ -493,6 +583,10 @@ class BattleScar(models.Model):
         return self.name
 
 
+def battle_size_choices() -> list[tuple[str, str]]:
+    return [(name, f"{name} ({points} points)") for name, points in rules.BATTLE_SIZES.items()]
+
+
 class Battle(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
@@ -503,10 +597,7 @@ class Battle(models.Model):
         Campaign, null=True, blank=True, on_delete=models.PROTECT, related_name="battles"
     )
     date = models.DateField(default=timezone.localdate)
-    battle_size = models.CharField(
-        max_length=20,
-        choices=[(name, f"{name} ({pts})") for name, pts in rules.BATTLE_SIZES.items()],
-    )
+    battle_size = models.CharField(max_length=20, choices=battle_size_choices)
     mission = models.CharField(max_length=120, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
     created_by = models.ForeignKey(
@@ -533,12 +624,9 @@ class Battle(models.Model):
 
 
 class BattleParticipant(models.Model):
-    """One force's side of a battle: its mustered army (R8) and its result (R9)."""
+    """One force's side of a battle: its mustered army and its result."""
 
-    class Result(models.TextChoices):
-        WIN = "win", "Victory"
-        LOSS = "loss", "Defeat"
-        DRAW = "draw", "Draw"
+    Result = rules.BattleResult
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="participants")
     force = models.ForeignKey(CrusadeForce, on_delete=models.PROTECT, related_name="battle_entries")
@@ -547,7 +635,7 @@ class BattleParticipant(models.Model):
     warlord = models.ForeignKey(
         Unit, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    result = models.CharField(max_length=8, choices=Result.choices, blank=True)
+    result = models.CharField(max_length=8, choices=rules_choices(rules.BattleResult), blank=True)
     mustered = models.BooleanField(default=False)
     rp_before = models.PositiveIntegerField(null=True, blank=True)
     rp_after = models.PositiveIntegerField(null=True, blank=True)
@@ -563,7 +651,7 @@ class BattleParticipant(models.Model):
 
 
 class BattleUnit(models.Model):
-    """A unit in a mustered army, and what happened to it (R9)."""
+    """A unit in a mustered army, and what happened to it."""
 
     participant = models.ForeignKey(
         BattleParticipant, on_delete=models.CASCADE, related_name="army"
@@ -575,7 +663,7 @@ class BattleUnit(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="leaders",
-        help_text="For a Leader: the Bodyguard unit it joins (R8.7).",
+        help_text="For a Leader: the Bodyguard unit it joins.",
     )
     embarked_in = models.ForeignKey(
         "self",
@@ -583,7 +671,7 @@ class BattleUnit(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="passengers",
-        help_text="The Dedicated Transport this unit starts in (R8.6).",
+        help_text="The transport this unit starts in.",
     )
     destroyed = models.BooleanField(default=False)
     enemy_units_destroyed = models.PositiveIntegerField(default=0)
@@ -614,8 +702,14 @@ class BattleUnit(models.Model):
         return self.xp_after - self.xp_before
 
 
+class OutOfActionQuerySet(models.QuerySet):
+    def open(self) -> OutOfActionQuerySet:
+        """Tests still waiting for a roll or for the player's choice."""
+        return self.filter(status__in=OutOfActionTest.OPEN_STATUSES)
+
+
 class OutOfActionTest(models.Model):
-    """R5: taken by each destroyed unit after a battle."""
+    """Taken by each destroyed unit after a battle."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "To roll"
@@ -623,11 +717,8 @@ class OutOfActionTest(models.Model):
         DONE = "done", "Done"
         VOIDED = "voided", "Voided"
 
-    class Outcome(models.TextChoices):
-        PASSED = "passed", "Passed"
-        DEVASTATING_BLOW = "devastating_blow", "Devastating Blow"
-        BATTLE_SCAR = "battle_scar", "Battle Scar"
-        REMOVED = "removed", "Removed from the Order of Battle"
+    OPEN_STATUSES = (Status.PENDING, Status.AWAITING_CHOICE)
+    Outcome = rules.OutOfAction
 
     battle_unit = models.OneToOneField(
         BattleUnit, on_delete=models.CASCADE, related_name="out_of_action"
@@ -636,7 +727,7 @@ class OutOfActionTest(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
     roll = models.PositiveSmallIntegerField(null=True, blank=True)
     rolled_by_app = models.BooleanField(default=False)
-    outcome = models.CharField(max_length=20, choices=Outcome.choices, blank=True)
+    outcome = models.CharField(max_length=20, choices=rules_choices(rules.OutOfAction), blank=True)
     honour_lost = models.ForeignKey(
         BattleHonour, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -645,6 +736,8 @@ class OutOfActionTest(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     resolved_at = models.DateTimeField(null=True, blank=True)
+
+    objects = OutOfActionQuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -659,9 +752,13 @@ class OutOfActionTest(models.Model):
     def __str__(self) -> str:
         return f"Out of Action: {self.unit}"
 
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN_STATUSES
+
 
 class Promotion(models.Model):
-    """R3.7: a rank gained, settled by a Battle Honour or Renowned Heroes."""
+    """A rank gained, settled by one of the rewards the rules allow."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "To settle"
@@ -669,12 +766,17 @@ class Promotion(models.Model):
         VOIDED = "voided", "Voided"
 
     unit = models.ForeignKey(Unit, on_delete=models.PROTECT, related_name="promotions")
-    rank = models.PositiveSmallIntegerField(choices=[(r.value, r.label) for r in rules.Rank])
+    rank = models.PositiveSmallIntegerField(choices=rules_choices(rules.Rank))
     battle = models.ForeignKey(
         Battle, null=True, blank=True, on_delete=models.PROTECT, related_name="promotions"
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    settled_with = models.CharField(max_length=120, blank=True)
+    settled_by = models.CharField(
+        max_length=20, blank=True, choices=rules_choices(rules.PromotionReward)
+    )
+    settled_with = models.CharField(
+        max_length=120, blank=True, help_text="The honour or Enhancement it was settled with."
+    )
     created_at = models.DateTimeField(default=timezone.now)
     settled_at = models.DateTimeField(null=True, blank=True)
 
@@ -694,9 +796,7 @@ class RequisitionPurchase(models.Model):
     unit = models.ForeignKey(
         Unit, null=True, blank=True, on_delete=models.PROTECT, related_name="requisitions"
     )
-    requisition = models.CharField(
-        max_length=32, choices=[(r.value, r.label) for r in rules.Requisition]
-    )
+    requisition = models.CharField(max_length=32, choices=rules_choices(rules.Requisition))
     cost = models.PositiveIntegerField()
     details = models.JSONField(default=dict, blank=True)
     bought_by = models.ForeignKey(
@@ -711,14 +811,62 @@ class RequisitionPurchase(models.Model):
         return f"{self.get_requisition_display()} ({self.cost}RP)"
 
 
+def _requisition_actions() -> list[tuple[str, str]]:
+    return [(f"requisition_{r.value}", f"Requisition: {r.label}") for r in rules.Requisition]
+
+
+class HistoryAction(models.TextChoices):
+    """Every kind of change a history row records."""
+
+    CAMPAIGN_CREATED = "campaign_created", "Campaign created"
+    CAMPAIGN_EDITED = "campaign_edited", "Campaign details edited"
+    HOUSE_RULES_CHANGED = "house_rules_changed", "House rules changed"
+    MEMBER_JOINED = "member_joined", "Member joined"
+    MEMBER_ROLE_CHANGED = "member_role_changed", "Member's role changed"
+    CUSTOM_CONTENT_ADDED = "custom_content_added", "Custom content added"
+    CUSTOM_CONTENT_CHANGED = "custom_content_changed", "Custom content changed"
+    CUSTOM_CONTENT_RETIRED = "custom_content_retired", "Custom content retired"
+    CUSTOM_CONTENT_DELETED = "custom_content_deleted", "Custom content deleted (before retiring)"
+    FORCE_CREATED = "force_created", "Force created"
+    FORCE_EDITED = "force_edited", "Force details edited"
+    FORCE_BANNER = "force_banner_changed", "New banner"
+    FORCE_CORRECTED = "force_corrected", "Force corrected by an organiser"
+    RP_CAP_CHANGED = "rp_cap_changed", "RP cap changed"
+    UNIT_ADDED = "unit_added", "Unit added"
+    UNIT_EDITED = "unit_edited", "Card details edited"
+    UNIT_PICTURE = "unit_picture_changed", "New picture"
+    UNIT_CORRECTED = "unit_corrected", "Card corrected by an organiser"
+    UNIT_REMOVED = "unit_removed", "Unit removed"
+    BATTLE_STARTED = "battle_started", "Battle started"
+    ARMY_MUSTERED = "army_mustered", "Army mustered"
+    BATTLE_RECORDED = "battle_recorded", "Battle recorded"
+    UNIT_BATTLE_RECORDED = "unit_battle_recorded", "Unit's battle recorded"
+    BATTLE_VOIDED = "battle_voided", "Battle voided"
+    UNIT_BATTLE_VOIDED = "unit_battle_voided", "Unit's battle voided"
+    OUT_OF_ACTION_ROLLED = "out_of_action_rolled", "Out of Action test rolled"
+    OUT_OF_ACTION_RESOLVED = "out_of_action_resolved", "Out of Action test resolved"
+    HONOUR_GAINED = "honour_gained", "Battle Honour gained"
+
+    @classmethod
+    def for_requisition(cls, requisition: rules.Requisition) -> str:
+        return f"requisition_{rules.Requisition(requisition).value}"
+
+
+def history_action_choices() -> list[tuple[str, str]]:
+    """Every action, the requisitions' own included (named by the rules)."""
+    return [*HistoryAction.choices, *_requisition_actions()]
+
+
 class HistoryEntry(models.Model):
     """One change to the Crusade: who, when, what, and the numbers before and after."""
+
+    Action = HistoryAction
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    action = models.CharField(max_length=40, db_index=True)
+    action = models.CharField(max_length=40, db_index=True, choices=history_action_choices)
     summary = models.CharField(max_length=500)
     reason = models.CharField(max_length=500, blank=True)
     changes = models.JSONField(default=dict, blank=True)

@@ -179,13 +179,13 @@ class BattleRecordForm(forms.Form):
             result = f"result_{participant.pk}"
             self.fields[result] = forms.ChoiceField(
                 label=f"Result for {participant.force.name}",
-                choices=[(NOT_CHOSEN, "Choose…"), *BattleParticipant.Result.choices],
+                choices=[(NOT_CHOSEN, "Choose…"), *rules.choices(rules.BattleResult)],
             )
             entries = list(participant.army.all())
             eligible = [
                 e
                 for e in entries
-                if not rules.marked_for_greatness_refusal(e.unit.facts(pending=0))
+                if not rules.marked_for_greatness_refusal(e.unit.facts(pending_promotions=0))
             ]
             marked = f"marked_{participant.pk}"
             self.fields[marked] = forms.TypedChoiceField(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django import forms
 
-from campaign import pictures
+from campaign import pictures, rules
 from campaign.models import Unit
 
 TEXTAREA = forms.Textarea(attrs={"rows": 3})
@@ -91,7 +91,7 @@ class UnitCreateForm(forms.Form):
     )
     crusade_rules = forms.CharField(required=False, widget=TEXTAREA, label="Rules chosen")
     trait_table = forms.ChoiceField(
-        choices=Unit.TraitTable.choices,
+        choices=[("", "Other"), *rules.choices(rules.TraitTable)],
         required=False,
         label="Battle Traits table",
         help_text="Which Battle Traits table fits this unit.",

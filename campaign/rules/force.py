@@ -7,9 +7,6 @@ from dataclasses import dataclass
 from ._checks import require_non_negative
 from .errors import RuleError
 
-RP_PER_BATTLE = 1
-"""R1.5: RP every force gains after each battle, win, lose or draw."""
-
 
 @dataclass(frozen=True)
 class HouseRules:

@@ -2,82 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
-from enum import StrEnum
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Iterable, Mapping
 
 from ._checks import require_non_negative
-from .ranks import Rank
+from .enums import HonourCategory, RelicCategory
+from .units import UnitFacts
 
-if TYPE_CHECKING:
-    from .units import UnitFacts
-
-MAX_BATTLE_HONOURS = 3
-"""R4.3: honour limit for most units."""
-
-MAX_BATTLE_HONOURS_CHARACTER = 6
-"""R4.3/R6.3: honour limit for a CHARACTER or a unit with Legendary Veterans."""
-
-HONOUR_CATEGORIES: dict[str, str] = {
-    "battle_trait": "Battle Trait",
-    "weapon_modification": "Weapon Modifications",
-    "crusade_relic": "Crusade Relic",
-    "custom": "Other Battle Honour",
-}
+HONOUR_CATEGORIES: dict[str, str] = {category.value: category.label for category in HonourCategory}
 """R4.1: honour category key -> label; campaign books may add more."""
-
-CRUSADE_RELIC = "crusade_relic"
-
-
-class RelicCategory(StrEnum):
-    """R4.5: the three kinds of Crusade Relic."""
-
-    ARTIFICER = "artificer"
-    ANTIQUITY = "antiquity"
-    LEGENDARY = "legendary"
-
-    @property
-    def label(self) -> str:
-        """Name of the category as the rules print it."""
-        return _RELIC_LABELS[self]
-
-    @property
-    def crusade_points(self) -> int:
-        """R4.5: Crusade points a relic of this category adds (instead of +1)."""
-        return RELIC_CRUSADE_POINTS[self]
-
-    @property
-    def min_rank(self) -> Rank:
-        """R4.5: lowest rank whose CHARACTER may take a relic of this category."""
-        return RELIC_MIN_RANK[self]
-
-
-_RELIC_LABELS: dict[RelicCategory, str] = {
-    RelicCategory.ARTIFICER: "Artificer Relic",
-    RelicCategory.ANTIQUITY: "Antiquity Relic",
-    RelicCategory.LEGENDARY: "Legendary Relic",
-}
-
-RELIC_CRUSADE_POINTS: dict[RelicCategory, int] = {
-    RelicCategory.ARTIFICER: 1,
-    RelicCategory.ANTIQUITY: 2,
-    RelicCategory.LEGENDARY: 3,
-}
-"""R4.5: Crusade points per relic category."""
-
-RELIC_MIN_RANK: dict[RelicCategory, Rank] = {
-    RelicCategory.ARTIFICER: Rank.BATTLE_READY,
-    RelicCategory.ANTIQUITY: Rank.HEROIC,
-    RelicCategory.LEGENDARY: Rank.LEGENDARY,
-}
-"""R4.5: rank gate per relic category (best reading; a campaign may change it)."""
-
-
-def max_battle_honours(*, is_character: bool, legendary_veteran: bool) -> int:
-    """R4.3: how many Battle Honours the unit may hold at once."""
-    if is_character or legendary_veteran:
-        return MAX_BATTLE_HONOURS_CHARACTER
-    return MAX_BATTLE_HONOURS
 
 
 def crusade_points(
@@ -112,7 +44,7 @@ def honour_refusal(
     """
     if category not in HONOUR_CATEGORIES:
         raise ValueError(f"unknown Battle Honour category {category!r}")
-    if (category == CRUSADE_RELIC) != (relic_category is not None):
+    if (category == HonourCategory.CRUSADE_RELIC) != (relic_category is not None):
         raise ValueError("relic_category is needed for, and only for, a crusade_relic")
     if unit.no_xp:
         return f"{unit.name} is an EPIC HERO, FORTIFICATION or SWARM unit: it never gains honours."
@@ -138,3 +70,25 @@ def relic_taken_refusal(relic: str, *, relics_in_force: Collection[str]) -> str 
     if relic in relics_in_force:
         return f"{relic} is already carried by a unit in this Order of Battle."
     return None
+
+
+def available_relics(
+    unit: UnitFacts, relics: Mapping[str, RelicCategory], *, relics_in_force: Collection[str]
+) -> list[str]:
+    """R4.5: the relics of ``relics`` (name -> category) that ``unit`` may take now.
+
+    The unit must be a CHARACTER at the category's rank, and the relic must not be
+    carried elsewhere in the Order of Battle already.
+    """
+    return [
+        name
+        for name, category in relics.items()
+        if honour_refusal(
+            unit=unit,
+            category=HonourCategory.CRUSADE_RELIC,
+            replacing=True,
+            relic_category=RelicCategory(category),
+        )
+        is None
+        and relic_taken_refusal(name, relics_in_force=relics_in_force) is None
+    ]

@@ -6,29 +6,16 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-BATTLE_SIZES: dict[str, int] = {"Incursion": 1000, "Strike Force": 2000, "Onslaught": 3000}
-"""R8.1: battle size -> points limit for one army."""
-
-MAX_SAME_DATASHEET = 3
-"""R8.3: most units of one datasheet in an army."""
-
-MAX_SAME_DATASHEET_BATTLELINE = 6
-"""R8.3: the limit for BATTLELINE and DEDICATED TRANSPORT datasheets."""
+from .enums import Keyword
+from .tables import BATTLE_SIZES, MAX_SAME_DATASHEET, MAX_SAME_DATASHEET_BATTLELINE
+from .units import UnitFacts
 
 
-@dataclass(frozen=True)
-class MusterUnit:
-    """One Order of Battle unit offered for the army."""
+@dataclass(frozen=True, kw_only=True)
+class MusterUnit(UnitFacts):
+    """One Order of Battle unit offered for the army: its card facts and its place in it."""
 
     key: Hashable
-    name: str
-    datasheet: str
-    points: int
-    faction_keywords: frozenset[str]
-    is_character: bool = False
-    epic_hero: bool = False
-    battleline: bool = False
-    dedicated_transport: bool = False
     removed: bool = False
     pending: bool = False
     """An unsettled promotion, scar or honour choice (R3.7)."""
@@ -36,14 +23,6 @@ class MusterUnit:
     """For a DEDICATED TRANSPORT: the unit starting inside it (R8.6)."""
     leads_key: Hashable | None = None
     """For a Leader: the Bodyguard unit it attaches to (R8.7)."""
-    cannot_attach: bool = False
-    """Bears Mark of Shame, so it can't form an Attached unit (R5.4)."""
-
-    def __post_init__(self) -> None:
-        keywords = self.faction_keywords
-        if isinstance(keywords, str):
-            keywords = {keywords}
-        object.__setattr__(self, "faction_keywords", frozenset(keywords))
 
 
 @dataclass(frozen=True)
@@ -129,11 +108,13 @@ def _composition_errors(units: Sequence[MusterUnit]) -> list[str]:
     counts = Counter(_norm(unit.datasheet) for unit in units)
     for datasheet, count in counts.items():
         same = [unit for unit in units if _norm(unit.datasheet) == datasheet]
-        if any(unit.epic_hero for unit in same):
+        if any(unit.has(Keyword.EPIC_HERO) for unit in same):
             if count > 1:
                 errors.append(f"{same[0].datasheet} is an EPIC HERO and can be taken only once.")
             continue
-        roomy = any(unit.battleline or unit.dedicated_transport for unit in same)
+        roomy = any(
+            unit.has(Keyword.BATTLELINE) or unit.has(Keyword.DEDICATED_TRANSPORT) for unit in same
+        )
         allowed = MAX_SAME_DATASHEET_BATTLELINE if roomy else MAX_SAME_DATASHEET
         if count > allowed:
             errors.append(f"{count} units of {same[0].datasheet}: at most {allowed} are allowed.")
@@ -162,7 +143,7 @@ def _attachment_problems(
     warnings: list[str] = []
     passengers: Counter[Hashable] = Counter()
     for unit in units:
-        if unit.dedicated_transport and unit.embarked_unit_key is None:
+        if unit.has(Keyword.DEDICATED_TRANSPORT) and unit.embarked_unit_key is None:
             warnings.append(
                 f"{unit.name} starts empty, so it counts as destroyed in the first battle round."
             )

@@ -2,59 +2,16 @@
 
 from __future__ import annotations
 
-from enum import IntEnum
+from dataclasses import dataclass
 
 from ._checks import require_non_negative
-
-BATTLE_XP = 1
-"""R3.1: XP every unit in the army gains after each battle."""
-
-MARKED_FOR_GREATNESS_XP = 3
-"""R3.3: XP for the one unit Marked for Greatness after a battle."""
-
-DEALERS_OF_DEATH_STEP = 3
-"""R3.2: 1XP each time the Units Destroyed tally reaches a new multiple of this."""
-
-NON_CHARACTER_XP_CAP = 30
-"""R3.6: XP ceiling for units that are neither CHARACTER nor Legendary Veterans."""
-
-
-class Rank(IntEnum):
-    """R3.5: the five ranks, ordered so that a higher rank compares greater."""
-
-    BATTLE_READY = 0
-    BLOODED = 1
-    BATTLE_HARDENED = 2
-    HEROIC = 3
-    LEGENDARY = 4
-
-    @property
-    def label(self) -> str:
-        """The rank's name as printed on a Crusade card."""
-        return _RANK_LABELS[self]
-
-    @property
-    def min_xp(self) -> int:
-        """Fewest XP a unit needs to hold this rank (R3.5)."""
-        return RANK_THRESHOLDS[self]
-
-
-_RANK_LABELS: dict[Rank, str] = {
-    Rank.BATTLE_READY: "Battle-ready",
-    Rank.BLOODED: "Blooded",
-    Rank.BATTLE_HARDENED: "Battle-hardened",
-    Rank.HEROIC: "Heroic",
-    Rank.LEGENDARY: "Legendary",
-}
-
-RANK_THRESHOLDS: dict[Rank, int] = {
-    Rank.BATTLE_READY: 0,
-    Rank.BLOODED: 6,
-    Rank.BATTLE_HARDENED: 16,
-    Rank.HEROIC: 31,
-    Rank.LEGENDARY: 51,
-}
-"""R3.5: minimum XP for each rank."""
+from .enums import NO_XP_KEYWORDS, RANK_THRESHOLDS, Keyword, Rank
+from .tables import (
+    BATTLE_XP,
+    DEALERS_OF_DEATH_STEP,
+    MARKED_FOR_GREATNESS_XP,
+    NON_CHARACTER_XP_CAP,
+)
 
 
 def rank_for_xp(xp: int) -> Rank:
@@ -69,9 +26,14 @@ def ranks_gained(xp_before: int, xp_after: int) -> int:
     return max(0, rank_for_xp(xp_after) - rank_for_xp(xp_before))
 
 
-def is_no_xp(*, epic_hero: bool, fortification: bool, swarm: bool) -> bool:
+def is_no_xp(*, epic_hero: bool = False, fortification: bool = False, swarm: bool = False) -> bool:
     """R2.6: EPIC HERO, FORTIFICATION and SWARM units never gain XP or honours."""
     return epic_hero or fortification or swarm
+
+
+def has_no_xp_keyword(keywords: set[Keyword] | frozenset[Keyword]) -> bool:
+    """R2.6: whether any of ``keywords`` makes the unit a no-XP unit."""
+    return bool(NO_XP_KEYWORDS & set(keywords))
 
 
 def xp_cap(*, is_character: bool, legendary_veteran: bool) -> int | None:
@@ -124,4 +86,34 @@ def battle_xp_gained(
         + dealers_of_death_xp(tally_before, tally_before + enemy_units_destroyed)
         + (MARKED_FOR_GREATNESS_XP if marked_for_greatness else 0)
         + bonus_xp
+    )
+
+
+@dataclass(frozen=True)
+class RankProgress:
+    """How far a unit is along its way to the next rank (R3.5, R3.6)."""
+
+    percent: int
+    text: str
+    capped: bool = False
+
+
+def rank_progress(xp: int, *, xp_cap: int | None) -> RankProgress:
+    """R3.5/R3.6: progress towards the next rank, for a unit whose ceiling is ``xp_cap``."""
+    require_non_negative(xp=xp)
+    rank = rank_for_xp(xp)
+    following = rank.next
+    if following is None:
+        return RankProgress(100, f"{rank.label}: the highest rank.")
+    if xp_cap is not None and following.min_xp > xp_cap:
+        return RankProgress(
+            100,
+            f"Capped at {xp_cap}XP: only CHARACTERS and Legendary Veterans rank higher.",
+            capped=True,
+        )
+    span = following.min_xp - rank.min_xp
+    done = xp - rank.min_xp
+    return RankProgress(
+        min(100, round(100 * done / span)),
+        f"{following.min_xp - xp}XP to {following.label} ({following.min_xp}XP).",
     )

@@ -2,59 +2,36 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from math import ceil
 
 from ._checks import require_non_negative
+from .enums import REQUISITION_MAX_COST, Keyword, Requisition
 from .force import rp_refusal
-from .ranks import NON_CHARACTER_XP_CAP
+from .tables import MAX_BATTLE_HONOURS_CHARACTER, NON_CHARACTER_XP_CAP
 from .units import UnitFacts
 
-
-class Requisition(StrEnum):
-    """R6.1-R6.6: the core Requisitions."""
-
-    INCREASE_SUPPLY_LIMIT = "increase_supply_limit"
-    RENOWNED_HEROES = "renowned_heroes"
-    LEGENDARY_VETERANS = "legendary_veterans"
-    REARM_AND_RESUPPLY = "rearm_and_resupply"
-    REPAIR_AND_RECUPERATE = "repair_and_recuperate"
-    FRESH_RECRUITS = "fresh_recruits"
-
-    @property
-    def label(self) -> str:
-        """Name as the rules print it."""
-        return _REQUISITION_LABELS[self]
-
-    @property
-    def needs_unit(self) -> bool:
-        """Whether buying it means picking one unit (all but R6.1)."""
-        return self is not Requisition.INCREASE_SUPPLY_LIMIT
-
-    @property
-    def max_cost(self) -> int:
-        """R6: the most this Requisition can ever cost."""
-        return REQUISITION_MAX_COST[self]
-
-
-_REQUISITION_LABELS: dict[Requisition, str] = {
-    Requisition.INCREASE_SUPPLY_LIMIT: "Increase Supply Limit",
-    Requisition.RENOWNED_HEROES: "Renowned Heroes",
-    Requisition.LEGENDARY_VETERANS: "Legendary Veterans",
-    Requisition.REARM_AND_RESUPPLY: "Rearm and Resupply",
-    Requisition.REPAIR_AND_RECUPERATE: "Repair and Recuperate",
-    Requisition.FRESH_RECRUITS: "Fresh Recruits",
+REQUISITION_DESCRIPTIONS: dict[Requisition, str] = {
+    Requisition.INCREASE_SUPPLY_LIMIT: "Raise the force's Supply Limit so more units fit.",
+    Requisition.RENOWNED_HEROES: (
+        "Give this CHARACTER an Enhancement. If it has a promotion waiting, this settles it "
+        "instead of a Battle Honour. Its points go up by the Enhancement's points."
+    ),
+    Requisition.LEGENDARY_VETERANS: (
+        f"Lifts the {NON_CHARACTER_XP_CAP}XP cap: the unit can rank up to Heroic and Legendary "
+        f"and hold up to {MAX_BATTLE_HONOURS_CHARACTER} Battle Honours."
+    ),
+    Requisition.REARM_AND_RESUPPLY: (
+        "Change the unit's wargear. Weapons you replace lose their Weapon Modifications "
+        "and Crusade Relics."
+    ),
+    Requisition.REPAIR_AND_RECUPERATE: (
+        "Remove one Battle Scar; the unit gets its Crusade point back."
+    ),
+    Requisition.FRESH_RECRUITS: (
+        "Add models to the unit, up to its datasheet maximum, and pay their points."
+    ),
 }
-
-REQUISITION_MAX_COST: dict[Requisition, int] = {
-    Requisition.INCREASE_SUPPLY_LIMIT: 1,
-    Requisition.RENOWNED_HEROES: 3,
-    Requisition.LEGENDARY_VETERANS: 3,
-    Requisition.REARM_AND_RESUPPLY: 1,
-    Requisition.REPAIR_AND_RECUPERATE: 5,
-    Requisition.FRESH_RECRUITS: 4,
-}
-"""R6: the most each Requisition can cost."""
+"""What each Requisition does, in a sentence a player reads before buying it."""
 
 
 def requisition_cost(
@@ -132,7 +109,7 @@ def _renowned_heroes_refusals(
     reasons: list[str] = []
     if not unit.is_character:
         reasons.append(f"Only a CHARACTER can take an Enhancement; {unit.name} is not one.")
-    if unit.epic_hero:
+    if unit.has(Keyword.EPIC_HERO):
         reasons.append(f"{unit.name} is an EPIC HERO and can't take an Enhancement.")
     if unit.has_enhancement:
         reasons.append(f"{unit.name} already has an Enhancement.")

@@ -2,38 +2,16 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from ._checks import require_non_negative
+from .enums import OutOfAction
+from .tables import BATTLE_WEARY_MODIFIER, MAX_BATTLE_SCARS, OUT_OF_ACTION_PASS
+from .units import UnitFacts
 
-OUT_OF_ACTION_PASS = 2
-"""R5.1: an Out of Action test passes on this D6 result or higher."""
-
-BATTLE_WEARY_MODIFIER = -1
-"""R5.1/R5.4: Battle-weary units subtract 1 from Out of Action tests."""
-
-MAX_BATTLE_SCARS = 3
-"""R5.3: a unit holds at most this many Battle Scars."""
-
-
-class OutOfAction(StrEnum):
-    """R5.2/R5.3: what happens to a unit that failed its Out of Action test."""
-
-    DEVASTATING_BLOW = "devastating_blow"
-    BATTLE_SCAR = "battle_scar"
-    REMOVED = "removed"
-
-    @property
-    def label(self) -> str:
-        """Name shown to players."""
-        return _OOA_LABELS[self]
-
-
-_OOA_LABELS: dict[OutOfAction, str] = {
-    OutOfAction.DEVASTATING_BLOW: "Devastating Blow",
-    OutOfAction.BATTLE_SCAR: "Battle Scar",
-    OutOfAction.REMOVED: "Removed from the Order of Battle",
-}
+REMOVED_FOR_GOOD = (
+    f"With {MAX_BATTLE_SCARS} Battle Scars and no Battle Honours left, "
+    "the unit is removed from the Order of Battle."
+)
+"""R5.3: why a unit that failed its test leaves the Order of Battle."""
 
 
 def out_of_action_passes(roll: int, *, battle_weary: bool = False, no_xp: bool = False) -> bool:
@@ -44,6 +22,11 @@ def out_of_action_passes(roll: int, *, battle_weary: bool = False, no_xp: bool =
         return True
     modifier = BATTLE_WEARY_MODIFIER if battle_weary else 0
     return roll + modifier >= OUT_OF_ACTION_PASS
+
+
+def unit_passes_out_of_action(unit: UnitFacts, roll: int) -> bool:
+    """R5.1: whether ``unit`` passes on ``roll`` (Battle-weary and no-XP units included)."""
+    return out_of_action_passes(roll, battle_weary=unit.battle_weary, no_xp=unit.no_xp)
 
 
 def out_of_action_options(*, battle_honours: int, battle_scars: int) -> frozenset[OutOfAction]:
@@ -63,14 +46,13 @@ def out_of_action_refusal(
 ) -> str | None:
     """R5.2/R5.3: why ``choice`` isn't allowed for this unit, or None if it is."""
     choice = OutOfAction(choice)
+    if choice is OutOfAction.PASSED:
+        return "The test was failed: choose what happens to the unit."
     options = out_of_action_options(battle_honours=battle_honours, battle_scars=battle_scars)
     if choice in options:
         return None
     if OutOfAction.REMOVED in options:
-        return (
-            f"With {MAX_BATTLE_SCARS} Battle Scars and no Battle Honours left, "
-            "the unit is removed from the Order of Battle."
-        )
+        return REMOVED_FOR_GOOD
     if choice is OutOfAction.DEVASTATING_BLOW:
         return "It has no Battle Honours to lose, so it must take a Battle Scar."
     if choice is OutOfAction.BATTLE_SCAR:

@@ -1,13 +1,60 @@
-"""Dice tables and honour content shipped with the app (R4.4-R4.8, R5.4).
+"""The numbers, dice tables and honour content of the Crusade rules.
 
-Names and dice numbers are the rulebook's; every effect text is a short summary in
-this project's own words. The dice order of the Battle Traits tables is an assumption
-(R4.8), so everything here is plain data a campaign can replace.
+Data only (it imports nothing but the enums). Names and dice numbers are the
+rulebook's; every effect text is a short summary in this project's own words. The
+dice order of the Battle Traits tables is an assumption (R4.8), so everything here
+is plain data a campaign can replace.
 """
 
 from __future__ import annotations
 
-from .honours import RelicCategory
+from .enums import RelicCategory, TraitTable
+
+# --- Numbers ------------------------------------------------------------------------
+
+RP_PER_BATTLE = 1
+"""R1.5: RP every force gains after each battle, win, lose or draw."""
+
+BATTLE_XP = 1
+"""R3.1: XP every unit in the army gains after each battle."""
+
+DEALERS_OF_DEATH_STEP = 3
+"""R3.2: 1XP each time the Units Destroyed tally reaches a new multiple of this."""
+
+MARKED_FOR_GREATNESS_XP = 3
+"""R3.3: XP for the one unit Marked for Greatness after a battle."""
+
+NON_CHARACTER_XP_CAP = 30
+"""R3.6: XP ceiling for units that are neither CHARACTER nor Legendary Veterans."""
+
+MAX_BATTLE_HONOURS = 3
+"""R4.3: honour limit for most units."""
+
+MAX_BATTLE_HONOURS_CHARACTER = 6
+"""R4.3/R6.3: honour limit for a CHARACTER or a unit with Legendary Veterans."""
+
+OUT_OF_ACTION_PASS = 2
+"""R5.1: an Out of Action test passes on this D6 result or higher."""
+
+BATTLE_WEARY_MODIFIER = -1
+"""R5.1/R5.4: Battle-weary units subtract 1 from Out of Action tests."""
+
+MAX_BATTLE_SCARS = 3
+"""R5.3: a unit holds at most this many Battle Scars."""
+
+BATTLE_SIZES: dict[str, int] = {"Incursion": 1000, "Strike Force": 2000, "Onslaught": 3000}
+"""R8.1: battle size -> points limit for one army."""
+
+MAX_SAME_DATASHEET = 3
+"""R8.3: most units of one datasheet in an army."""
+
+MAX_SAME_DATASHEET_BATTLELINE = 6
+"""R8.3: the limit for BATTLELINE and DEDICATED TRANSPORT datasheets."""
+
+STANDINGS_ORDER: tuple[str, ...] = ("-victories", "-crusade_points", "name")
+"""Campaign decision: standings rank forces by victories, then Crusade points, then name."""
+
+# --- Tables -------------------------------------------------------------------------
 
 BATTLE_SCARS: dict[int, str] = {
     1: "Crippling Damage",
@@ -18,6 +65,12 @@ BATTLE_SCARS: dict[int, str] = {
     6: "Deep Scars",
 }
 """R5.4: D6 -> Battle Scar name."""
+
+BATTLE_WEARY = BATTLE_SCARS[2]
+"""R5.1: the scar that takes 1 off Out of Action rolls."""
+DISGRACED = BATTLE_SCARS[4]
+MARK_OF_SHAME = BATTLE_SCARS[5]
+"""R5.4/R8.7: the scar that bars a unit from an Attached unit."""
 
 BATTLE_SCAR_EFFECTS: dict[str, str] = {
     "Crippling Damage": 'No Advance moves, and 1" less Move.',
@@ -34,7 +87,7 @@ BATTLE_SCAR_EFFECTS: dict[str, str] = {
 }
 """R5.4: Battle Scar name -> short effect."""
 
-SHAMEFUL_SCARS: frozenset[str] = frozenset({"Disgraced", "Mark of Shame"})
+SHAMEFUL_SCARS: frozenset[str] = frozenset({DISGRACED, MARK_OF_SHAME})
 """R3.3/R6.2: scars that bar Marked for Greatness and Renowned Heroes."""
 
 WEAPON_MODIFICATIONS: dict[int, str] = {
@@ -58,7 +111,7 @@ WEAPON_MODIFICATION_EFFECTS: dict[str, str] = {
 """R4.6: Weapon Modification name -> short effect."""
 
 BATTLE_TRAIT_TABLES: dict[str, dict[int, tuple[str, str]]] = {
-    "Character": {
+    TraitTable.CHARACTER: {
         1: ("Deadly Combatant", "Its melee weapons get [SUSTAINED HITS 1]."),
         2: ("Born Hunter", 'Scouts 9".'),
         3: ("Bio-acid Burns", "Feel No Pain 5+."),
@@ -66,7 +119,7 @@ BATTLE_TRAIT_TABLES: dict[str, dict[int, tuple[str, str]]] = {
         5: ("Shadow Stalker", "Has Stealth."),
         6: ("Death Incarnate", 'Aura: enemy units within 6" take -1 to Leadership.'),
     },
-    "Infantry": {
+    TraitTable.INFANTRY: {
         1: ("Battle-scarred Resistance", "Feel No Pain 6+."),
         2: ("Vanguard Espionage", 'Scouts 9".'),
         3: ("Obdurate Obedience", "OC goes up by 1."),
@@ -80,7 +133,7 @@ BATTLE_TRAIT_TABLES: dict[str, dict[int, tuple[str, str]]] = {
             "Choose an enemy unit: re-roll Hit and Wound rolls of 1 against it.",
         ),
     },
-    "Mounted": {
+    TraitTable.MOUNTED: {
         1: ("Tireless Raiders", "Can shoot while engaged, but only at units it is engaged with."),
         2: ("Hunter's Celerity", 'Move goes up by 2".'),
         3: ("High-speed Gunnery", "Its ranged weapons get [ASSAULT]."),
@@ -91,7 +144,7 @@ BATTLE_TRAIT_TABLES: dict[str, dict[int, tuple[str, str]]] = {
             "Arrives from Strategic Reserves as if the battle round were one later.",
         ),
     },
-    "Vehicle": {
+    TraitTable.VEHICLE: {
         1: ("Blessed Hull", "5+ invulnerable save."),
         2: ("Focused Gunners", "No Hit roll penalty for shooting while engaged."),
         3: (

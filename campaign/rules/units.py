@@ -1,28 +1,40 @@
-"""What the rules need to know about one Crusade card (R2, R3.3)."""
+"""What the rules need to know about one Crusade card (R2, R3.3, R4.3)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ._checks import require_non_negative
-from .honours import max_battle_honours
-from .ranks import Rank, is_no_xp, rank_for_xp, xp_cap
-from .tables import SHAMEFUL_SCARS
+from .enums import Keyword, Rank
+from .ranks import has_no_xp_keyword, rank_for_xp, xp_cap
+from .tables import (
+    BATTLE_WEARY,
+    MARK_OF_SHAME,
+    MAX_BATTLE_HONOURS,
+    MAX_BATTLE_HONOURS_CHARACTER,
+    SHAMEFUL_SCARS,
+)
 
 
-@dataclass(frozen=True)
+def max_battle_honours(*, is_character: bool, legendary_veteran: bool) -> int:
+    """R4.3: how many Battle Honours the unit may hold at once."""
+    if is_character or legendary_veteran:
+        return MAX_BATTLE_HONOURS_CHARACTER
+    return MAX_BATTLE_HONOURS
+
+
+@dataclass(frozen=True, kw_only=True)
 class UnitFacts:
-    """A read-only snapshot of a unit, for eligibility checks."""
+    """A read-only snapshot of a card, for eligibility checks."""
 
     name: str
+    datasheet: str = ""
+    points: int = 0
+    faction_keywords: frozenset[str] = frozenset()
+    keywords: frozenset[Keyword] = frozenset()
+    """R2.2: the rule-changing keywords the unit has."""
     xp: int = 0
-    is_character: bool = False
-    epic_hero: bool = False
-    titanic: bool = False
-    fortification: bool = False
-    swarm: bool = False
-    battleline: bool = False
-    dedicated_transport: bool = False
     legendary_veteran: bool = False
     has_enhancement: bool = False
     battle_honours: int = 0
@@ -33,17 +45,29 @@ class UnitFacts:
     def __post_init__(self) -> None:
         require_non_negative(
             xp=self.xp,
+            points=self.points,
             battle_honours=self.battle_honours,
             pending_promotions=self.pending_promotions,
         )
+        object.__setattr__(self, "keywords", _keywords(self.keywords))
         object.__setattr__(self, "battle_scars", tuple(self.battle_scars))
+        faction = self.faction_keywords
+        object.__setattr__(
+            self, "faction_keywords", frozenset({faction} if isinstance(faction, str) else faction)
+        )
+
+    def has(self, keyword: Keyword) -> bool:
+        """R2.2: whether the unit has ``keyword``."""
+        return keyword in self.keywords
+
+    @property
+    def is_character(self) -> bool:
+        return Keyword.CHARACTER in self.keywords
 
     @property
     def no_xp(self) -> bool:
         """R2.6: EPIC HERO, FORTIFICATION or SWARM."""
-        return is_no_xp(
-            epic_hero=self.epic_hero, fortification=self.fortification, swarm=self.swarm
-        )
+        return has_no_xp_keyword(self.keywords)
 
     @property
     def rank(self) -> Rank:
@@ -71,6 +95,20 @@ class UnitFacts:
     def disgraced(self) -> bool:
         """R3.3/R6.2: carries the Disgraced or Mark of Shame scar."""
         return any(scar in SHAMEFUL_SCARS for scar in self.battle_scars)
+
+    @property
+    def battle_weary(self) -> bool:
+        """R5.1: takes 1 off its Out of Action rolls."""
+        return BATTLE_WEARY in self.battle_scars
+
+    @property
+    def cannot_attach(self) -> bool:
+        """R5.4/R8.7: bears Mark of Shame, so it can't form an Attached unit."""
+        return MARK_OF_SHAME in self.battle_scars
+
+
+def _keywords(keywords: Iterable[Keyword | str]) -> frozenset[Keyword]:
+    return frozenset(Keyword(keyword) for keyword in keywords)
 
 
 def marked_for_greatness_refusal(unit: UnitFacts) -> str | None:

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from campaign import rules
-from campaign.models import Battle, Campaign, CrusadeForce, HistoryEntry, Unit
+from campaign.models import Battle, Campaign, CrusadeForce, HistoryAction, HistoryEntry, Unit
 
 
 def refuse(message: str, *, field: str | None = None) -> None:
@@ -52,6 +52,14 @@ def fresh_unit(unit: Unit | int) -> Unit:
     return Unit.objects.with_card_details().select_related("force").get(pk=pk)
 
 
+def require_reason(reason: str, message: str) -> str:
+    """A reason that history keeps: refused when blank."""
+    reason = (reason or "").strip()
+    if not reason:
+        refuse(message, field="reason")
+    return reason
+
+
 def require_active(unit: Unit) -> None:
     if not unit.is_active:
         refuse(f"{unit.name} has been removed from the Order of Battle and cannot change.")
@@ -62,14 +70,27 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any
     return {key: [before.get(key), after[key]] for key in after if before.get(key) != after[key]}
 
 
-def snapshot(obj: Any, fields: list[str]) -> dict[str, Any]:
+def snapshot(obj: Any, fields: list[str] | tuple[str, ...]) -> dict[str, Any]:
     return {name: getattr(obj, name) for name in fields}
+
+
+def apply_changes(obj: Any, fields: list[str] | tuple[str, ...], values: dict[str, Any]):
+    """Set ``values`` on ``obj``; return {field: [before, after]} for what really changed."""
+    before = snapshot(obj, fields)
+    for key, value in values.items():
+        setattr(obj, key, value)
+    return changes(before, snapshot(obj, fields))
+
+
+def real_user(actor):
+    """The actor as a user row, or None for the system (demo loader, migrations)."""
+    return actor if getattr(actor, "is_authenticated", False) else None
 
 
 def record(
     *,
     actor,
-    action: str,
+    action: HistoryAction | str,
     summary: str,
     force: CrusadeForce | None = None,
     unit: Unit | None = None,
@@ -78,19 +99,27 @@ def record(
     changed: dict[str, list[Any]] | None = None,
     reason: str = "",
 ) -> HistoryEntry:
-    """Write one history row: who did what, to which objects, with the numbers."""
-    if unit is not None and force is None:
-        force = unit.force
-    if force is not None and campaign is None:
-        campaign = force.campaign
+    """Write one history row: who did what, to which objects, with the numbers.
+
+    The force and campaign are taken from ids already loaded, never fetched again.
+    """
+    force_id = force.pk if force is not None else (unit.force_id if unit is not None else None)
+    if campaign is not None:
+        campaign_id = campaign.pk
+    elif force is not None:
+        campaign_id = force.campaign_id
+    elif unit is not None:
+        campaign_id = unit.force.campaign_id
+    else:
+        campaign_id = None
     return HistoryEntry.objects.create(
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        actor=real_user(actor),
         action=action,
         summary=summary[:500],
         reason=reason[:500],
         changes=changed or {},
-        campaign=campaign,
-        force=force,
+        campaign_id=campaign_id,
+        force_id=force_id,
         unit=unit,
         battle=battle,
     )

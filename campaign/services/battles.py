@@ -18,6 +18,7 @@ from campaign.models import (
     Campaign,
     CrusadeForce,
     CustomContent,
+    HistoryAction,
     OutOfActionTest,
     Promotion,
     Unit,
@@ -28,19 +29,20 @@ from ._common import (
     fresh_unit,
     lock_force,
     lock_forces,
+    real_user,
     record,
     refuse,
     require_active,
     rule_refusals,
 )
 
-PENDING_TESTS = [OutOfActionTest.Status.PENDING, OutOfActionTest.Status.AWAITING_CHOICE]
+RESULTS = frozenset(result.value for result in rules.BattleResult)
 
 
 def units_with_pending_choices(unit_pks: list[int]) -> set[int]:
-    """R3.7 decision: units with an unsettled promotion or Out of Action test."""
+    """Units with an unsettled promotion or Out of Action test: they can't be mustered."""
     promoted = Promotion.objects.filter(unit__in=unit_pks, status=Promotion.Status.PENDING)
-    tested = OutOfActionTest.objects.filter(unit__in=unit_pks, status__in=PENDING_TESTS)
+    tested = OutOfActionTest.objects.open().filter(unit__in=unit_pks)
     return set(promoted.values_list("unit_id", flat=True)) | set(
         tested.values_list("unit_id", flat=True)
     )
@@ -76,13 +78,13 @@ def start_battle(
         battle_size=battle_size,
         mission=mission,
         date=date or timezone.localdate(),
-        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        created_by=real_user(actor),
     )
     for force in locked.values():
         BattleParticipant.objects.create(battle=battle, force=force, faction=force.faction)
         record(
             actor=actor,
-            action="battle_started",
+            action=HistoryAction.BATTLE_STARTED,
             summary=f"{force.name} goes to battle ({battle_size}"
             + (f", {mission}" if mission else "")
             + ")",
@@ -93,35 +95,19 @@ def start_battle(
 
 
 def _muster_units(
-    battle: Battle,
-    units: list[Unit],
-    *,
-    attachments: dict[int, int],
-    embarked: dict[int, int],
+    units: list[Unit], *, attachments: dict[int, int], embarked: dict[int, int]
 ) -> list[rules.MusterUnit]:
+    """The units offered for the army as the rules see them, with their places in it."""
     pending = units_with_pending_choices([u.pk for u in units])
-    shamed = set(
-        BattleScar.objects.filter(
-            unit__in=[u.pk for u in units], status=BattleScar.Status.ACTIVE, name="Mark of Shame"
-        ).values_list("unit_id", flat=True)
-    )
     carried_by: dict[int, int] = {transport: unit for unit, transport in embarked.items()}
     return [
-        rules.MusterUnit(
+        u.facts(
+            rules.MusterUnit,
             key=u.pk,
-            name=u.name,
-            datasheet=u.datasheet,
-            points=u.points,
-            faction_keywords=u.faction_keyword_set,
-            is_character=u.is_character,
-            epic_hero=u.is_epic_hero,
-            battleline=u.is_battleline,
-            dedicated_transport=u.is_dedicated_transport,
             removed=not u.is_active,
             pending=u.pk in pending,
             embarked_unit_key=carried_by.get(u.pk),
             leads_key=attachments.get(u.pk),
-            cannot_attach=u.pk in shamed,
         )
         for u in units
     ]
@@ -136,7 +122,7 @@ def check_army(
     attachments: dict[int, int] | None = None,
     embarked: dict[int, int] | None = None,
 ) -> rules.MusterReport:
-    """R8 checks for a proposed army, without saving anything (the live muster checks)."""
+    """The rules' checks of a proposed army, without saving anything (the live muster check)."""
     foreign = [u.name for u in units if u.force_id != participant.force_id]
     chosen = {u.pk for u in units}
     missing = {
@@ -155,9 +141,7 @@ def check_army(
     report = rules.check_muster(
         battle_size=participant.battle.battle_size,
         faction=faction,
-        units=_muster_units(
-            participant.battle, units, attachments=attachments or {}, embarked=embarked or {}
-        ),
+        units=_muster_units(units, attachments=attachments or {}, embarked=embarked or {}),
         warlord_key=warlord.pk if warlord is not None else None,
     )
     extra = [f"Not in this Order of Battle: {', '.join(foreign)}."] if foreign else []
@@ -180,14 +164,14 @@ def muster_army(
     attachments: dict[int, int] | None = None,
     embarked: dict[int, int] | None = None,
 ) -> rules.MusterReport:
-    """Choose the army for a battle (R8). Mustering again replaces the earlier choice."""
+    """Choose the army for a battle. Mustering again replaces the earlier choice."""
     lock_force(participant.force_id)
     participant = BattleParticipant.objects.select_related("battle", "force").get(pk=participant.pk)
     if participant.battle.status != Battle.Status.IN_PROGRESS:
         refuse("This battle is over; its armies can no longer change.")
     attachments = attachments or {}
     embarked = embarked or {}
-    units = list(Unit.objects.filter(pk__in=[u.pk for u in units]))
+    units = list(Unit.objects.with_card_details().filter(pk__in=[u.pk for u in units]))
     report = check_army(
         participant=participant,
         faction=faction,
@@ -211,7 +195,7 @@ def muster_army(
     participant.save(update_fields=["faction", "detachment", "warlord", "mustered"])
     record(
         actor=actor,
-        action="army_mustered",
+        action=HistoryAction.ARMY_MUSTERED,
         summary=f"{participant.force.name} musters {len(units)} units "
         f"({report.points}/{report.limit} points)",
         force=participant.force,
@@ -223,7 +207,7 @@ def muster_army(
 
 @dataclass(frozen=True)
 class UnitOutcome:
-    """What one unit did in the battle, as the player reports it (R9)."""
+    """What one unit did in the battle, as the player reports it."""
 
     destroyed: bool = False
     enemy_units_destroyed: int = 0
@@ -262,7 +246,7 @@ class ForceGain:
 def _plan(
     battle: Battle, *, results: dict[int, str], outcomes: dict[int, UnitOutcome]
 ) -> list[ForceGain]:
-    """Compute every effect of a battle's end (R9) without writing anything."""
+    """Compute every effect of a battle's end without writing anything."""
     if battle.status != Battle.Status.IN_PROGRESS:
         refuse("This battle has already been recorded.")
     participants = list(
@@ -274,7 +258,7 @@ def _plan(
         if not participant.mustered:
             refuse(f"{force.name} has not mustered an army yet.")
         result = results.get(participant.pk, "")
-        if result not in BattleParticipant.Result.values:
+        if result not in RESULTS:
             refuse(f"Choose a result for {force.name}.", field="results")
         gain = ForceGain(
             participant=participant,
@@ -293,7 +277,7 @@ def _plan(
                 refuse("Tallies and bonus XP cannot be negative.")
             if outcome.bonus_xp and not outcome.bonus_xp_reason.strip():
                 refuse(f"Say why {unit.name} earned bonus XP.", field="bonus_xp_reason")
-            facts = unit.facts(pending=0)
+            facts = unit.facts(pending_promotions=0)
             if outcome.marked_for_greatness:
                 marked += 1
                 refusal = rules.marked_for_greatness_refusal(facts)
@@ -343,7 +327,8 @@ def preview_battle_end(
 def record_battle_end(
     *, actor, battle: Battle, results: dict[int, str], outcomes: dict[int, UnitOutcome]
 ) -> list[ForceGain]:
-    """R9 in one transaction: tallies, RP, XP, promotions and Out of Action tests."""
+    """Everything a battle's end changes, in one transaction: tallies, RP, XP, promotions
+    and Out of Action tests."""
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     lock_forces(list(battle.participants.values_list("force_id", flat=True)))
     plan = _plan(battle, results=results, outcomes=outcomes)
@@ -360,7 +345,7 @@ def record_battle_end(
         participant.save(update_fields=["result", "rp_before", "rp_after"])
         record(
             actor=actor,
-            action="battle_recorded",
+            action=HistoryAction.BATTLE_RECORDED,
             summary=f"{force.name}: {participant.get_result_display()}, "
             f"+{gain.rp_after - gain.rp_before}RP",
             force=force,
@@ -402,7 +387,7 @@ def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now) -> None:
         Promotion.objects.create(unit=unit, rank=reached, battle=battle, created_at=now)
     if outcome.destroyed:
         test = OutOfActionTest.objects.create(battle_unit=entry, unit=unit, created_at=now)
-        if unit.no_xp:  # R2.6: passes without a roll
+        if unit.no_xp:  # passes without a roll
             test.status = OutOfActionTest.Status.DONE
             test.outcome = OutOfActionTest.Outcome.PASSED
             test.resolved_at = now
@@ -414,7 +399,7 @@ def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now) -> None:
         notes.append("destroyed")
     record(
         actor=actor,
-        action="unit_battle_recorded",
+        action=HistoryAction.UNIT_BATTLE_RECORDED,
         summary=f"{unit.name}: +{gain.xp_gained}XP" + (f", {', '.join(notes)}" if notes else ""),
         unit=unit,
         battle=battle,
@@ -436,7 +421,7 @@ def _lock_test(test: OutOfActionTest) -> tuple[OutOfActionTest, Unit]:
 def take_out_of_action_test(
     *, actor, test: OutOfActionTest, roll: int | None = None, rng=None
 ) -> OutOfActionTest:
-    """R5.1: roll (or enter the roll of) a D6; 2+ passes, Battle-weary takes 1 off."""
+    """Roll (or enter the roll of) a D6; the rules say whether the unit passes."""
     test, unit = _lock_test(test)
     if test.status != OutOfActionTest.Status.PENDING:
         refuse("This Out of Action test has already been taken.")
@@ -444,11 +429,8 @@ def take_out_of_action_test(
         roll, test.rolled_by_app = rules.roll_d6(rng), True
     elif not 1 <= roll <= 6:
         refuse("A D6 shows 1 to 6.", field="roll")
-    facts = unit.facts()
     test.roll = roll
-    passed = rules.out_of_action_passes(
-        roll, battle_weary="Battle-weary" in facts.battle_scars, no_xp=unit.no_xp
-    )
+    passed = rules.unit_passes_out_of_action(unit.facts(), roll)
     now = timezone.now()
     if passed:
         test.status, test.outcome, test.resolved_at = (
@@ -461,7 +443,7 @@ def take_out_of_action_test(
     test.save()
     record(
         actor=actor,
-        action="out_of_action_rolled",
+        action=HistoryAction.OUT_OF_ACTION_ROLLED,
         summary=f"{unit.name} rolled {roll} for Out of Action"
         + (" (rolled by the app)" if test.rolled_by_app else "")
         + (": passed" if passed else ": failed"),
@@ -475,7 +457,7 @@ def take_out_of_action_test(
 
 
 def out_of_action_choices(test: OutOfActionTest, *, unit: Unit | None = None):
-    """R5.2/R5.3: the outcomes the player may pick after a failed test."""
+    """The outcomes the player may pick after a failed test."""
     unit = unit or test.unit
     return rules.out_of_action_options(
         battle_honours=len(unit.active_honours()), battle_scars=len(unit.active_scars())
@@ -493,7 +475,7 @@ def resolve_out_of_action(
     custom_scar: CustomContent | None = None,
     rng=None,
 ) -> OutOfActionTest:
-    """R5.2-R5.4: apply the player's (legal) choice after a failed Out of Action test."""
+    """Apply the player's (legal) choice after a failed Out of Action test."""
     test, unit = _lock_test(test)
     if test.status != OutOfActionTest.Status.AWAITING_CHOICE:
         refuse("This Out of Action test is not waiting for a choice.")
@@ -523,19 +505,15 @@ def resolve_out_of_action(
         test.scar_gained = scar
         summary = f"{unit.name} gains the Battle Scar {scar.name}"
     else:
-        _remove_for_good(unit, now=now, reason="Failed Out of Action with 3 scars and no honours")
+        _remove_for_good(unit, now=now, reason=rules.REMOVED_FOR_GOOD)
         summary = f"{unit.name} is removed from the Order of Battle after its Out of Action test"
-    test.outcome = {
-        rules.OutOfAction.DEVASTATING_BLOW: OutOfActionTest.Outcome.DEVASTATING_BLOW,
-        rules.OutOfAction.BATTLE_SCAR: OutOfActionTest.Outcome.BATTLE_SCAR,
-        rules.OutOfAction.REMOVED: OutOfActionTest.Outcome.REMOVED,
-    }[choice]
+    test.outcome = choice
     test.status, test.resolved_at = OutOfActionTest.Status.DONE, now
     test.save()
     unit = fresh_unit(unit)
     record(
         actor=actor,
-        action="out_of_action_resolved",
+        action=HistoryAction.OUT_OF_ACTION_RESOLVED,
         summary=summary,
         unit=unit,
         battle=battle,
@@ -549,8 +527,10 @@ def _new_scar(unit: Unit, scars, *, scar_name, custom, rng, now) -> BattleScar:
     held = {s.name for s in scars}
     effect = ""
     if custom is not None:
-        if custom.kind != CustomContent.Kind.BATTLE_SCAR or (
-            custom.campaign_id != unit.force.campaign_id
+        if (
+            custom.kind != CustomContent.Kind.BATTLE_SCAR
+            or custom.campaign_id != unit.force.campaign_id
+            or custom.is_retired
         ):
             refuse("That scar is not one of this campaign's Battle Scars.", field="scar_name")
         scar_name, effect = custom.name, custom.effect
@@ -573,7 +553,7 @@ def _new_scar(unit: Unit, scars, *, scar_name, custom, rng, now) -> BattleScar:
 
 
 def _remove_for_good(unit: Unit, *, now, reason: str) -> None:
-    """R5.3 / R1.4: a status, never a delete."""
+    """A status, never a delete."""
     unit.status, unit.removed_at, unit.removed_reason = Unit.Status.REMOVED, now, reason
     unit.save(update_fields=["status", "removed_at", "removed_reason"])
 
@@ -594,9 +574,9 @@ def void_battle(*, actor, battle: Battle, reason: str) -> Battle:
         refuse("This battle has already been voided.")
     forces = lock_forces(list(battle.participants.values_list("force_id", flat=True)))
     promotions = list(battle.promotions.exclude(status=Promotion.Status.VOIDED))
-    if any(p.settled_with.startswith("Renowned Heroes") for p in promotions):
+    if any(p.settled_by == rules.PromotionReward.RENOWNED_HEROES for p in promotions):
         refuse(
-            "A promotion from this battle was settled with Renowned Heroes; "
+            "A promotion from this battle was settled with an Enhancement; "
             "correct that Enhancement first, then void the battle."
         )
     now = timezone.now()
@@ -617,7 +597,7 @@ def void_battle(*, actor, battle: Battle, reason: str) -> Battle:
         for force in forces.values():
             record(
                 actor=actor,
-                action="battle_voided",
+                action=HistoryAction.BATTLE_VOIDED,
                 summary=f"{force.name}: battle voided",
                 force=force,
                 battle=battle,
@@ -636,7 +616,7 @@ def _undo_participant(actor, battle, participant, force: CrusadeForce, reason: s
     force.save(update_fields=["battle_tally", "victories", "rp"])
     record(
         actor=actor,
-        action="battle_voided",
+        action=HistoryAction.BATTLE_VOIDED,
         summary=f"{force.name}: battle voided, its results undone",
         force=force,
         battle=battle,
@@ -689,7 +669,7 @@ def _undo_unit(actor, battle, entry: BattleUnit, force: CrusadeForce, reason: st
     )
     record(
         actor=actor,
-        action="unit_battle_voided",
+        action=HistoryAction.UNIT_BATTLE_VOIDED,
         summary=f"{unit.name}: results of a voided battle undone",
         unit=unit,
         battle=battle,

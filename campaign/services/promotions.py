@@ -1,4 +1,4 @@
-"""Settling promotions with a Battle Honour (R3.7, R4). Renowned Heroes is in requisitions."""
+"""Settling promotions with a Battle Honour. The Enhancement instead is a requisition."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign import rules
-from campaign.models import BattleHonour, CustomContent, Promotion, Unit
+from campaign.models import BattleHonour, CustomContent, HistoryAction, Promotion, Unit
 
 from ._common import fresh_unit, lock_force, record, refuse, require_active, rule_refusals
 
@@ -31,11 +31,11 @@ def _check(
     replace: BattleHonour | None,
     relic_category: rules.RelicCategory | None = None,
 ) -> BattleHonour | None:
-    """R4.3 / R4.5 / R2.6 through the rules engine; returns the honour to replace."""
+    """Asks the rules whether the unit may gain the honour; returns the honour to replace."""
     honours = {h.pk: h for h in unit.active_honours()}
     if replace is not None and replace.pk not in honours:
         refuse("Pick one of the unit's own Battle Honours to replace.", field="replace")
-    facts = unit.facts(pending=0)
+    facts = unit.facts(pending_promotions=0)
     refusal = rules.honour_refusal(
         unit=facts,
         category=category,
@@ -60,12 +60,13 @@ def _grant(*, actor, promotion: Promotion, unit: Unit, replace: BattleHonour | N
         unit=unit, promotion=promotion, replaces=replace, gained_at=now, **values
     )
     promotion.status, promotion.settled_at = Promotion.Status.SETTLED, now
+    promotion.settled_by = rules.PromotionReward.BATTLE_HONOUR
     promotion.settled_with = honour.name
-    promotion.save(update_fields=["status", "settled_at", "settled_with"])
+    promotion.save(update_fields=["status", "settled_at", "settled_by", "settled_with"])
     unit = fresh_unit(unit)
     record(
         actor=actor,
-        action="honour_gained",
+        action=HistoryAction.HONOUR_GAINED,
         summary=f"{unit.name} ({promotion.rank_label}) gains {honour.get_category_display()}: "
         f"{honour.name}" + (f", replacing {replace.name}" if replace else ""),
         unit=unit,
@@ -78,22 +79,50 @@ def _grant(*, actor, promotion: Promotion, unit: Unit, replace: BattleHonour | N
     return honour
 
 
-def battle_trait_choices(unit: Unit) -> dict[str, list[tuple[str, str]]]:
+def campaign_content(unit: Unit, kind: str) -> list[CustomContent]:
+    """The campaign's own content of ``kind`` still offered to the unit's player."""
+    if not unit.force.campaign_id:
+        return []
+    return list(
+        CustomContent.objects.available().filter(campaign_id=unit.force.campaign_id, kind=kind)
+    )
+
+
+def battle_trait_choices(
+    unit: Unit, custom: list[CustomContent] | None = None
+) -> dict[str, list[tuple[str, str]]]:
     """Traits a unit may still take, by table: core tables plus the campaign's own."""
     held = {h.name for h in unit.active_honours()}
     choices = {
         table: [(name, effect) for name, effect in entries.values() if name not in held]
         for table, entries in rules.BATTLE_TRAIT_TABLES.items()
     }
-    if unit.force.campaign_id:
-        custom = CustomContent.objects.filter(
-            campaign_id=unit.force.campaign_id, kind=CustomContent.Kind.BATTLE_TRAIT
-        )
-        for item in custom:
-            if item.name not in held:
-                choices.setdefault(item.trait_table or "Campaign", []).append(
-                    (item.name, item.effect)
-                )
+    if custom is None:
+        custom = campaign_content(unit, CustomContent.Kind.BATTLE_TRAIT)
+    for item in custom:
+        if item.name not in held:
+            choices.setdefault(item.trait_table or "Campaign", []).append((item.name, item.effect))
+    return choices
+
+
+def crusade_relic_choices(
+    unit: Unit, custom: list[CustomContent] | None = None
+) -> list[tuple[str, str]]:
+    """Relics the unit may take now, as (choice key, label): the rules decide which."""
+    if custom is None:
+        custom = campaign_content(unit, CustomContent.Kind.CRUSADE_RELIC)
+    facts = unit.facts(pending_promotions=0)
+    core = {name: category for name, (category, _effect) in rules.CRUSADE_RELICS.items()}
+    own = {c.name: rules.RelicCategory(c.relic_category) for c in custom}
+    allowed = set(rules.available_relics(facts, core | own, relics_in_force=relics_in_force(unit)))
+    choices = []
+    for name, (category, effect) in rules.CRUSADE_RELICS.items():
+        if name in allowed:
+            choices.append((name, f"{name} ({category.label})" + (f": {effect}" if effect else "")))
+    for item in custom:
+        if item.name in allowed:
+            label = rules.RelicCategory(item.relic_category).label
+            choices.append((item.choice_key, f"{item.name} ({label})"))
     return choices
 
 
@@ -113,8 +142,10 @@ def settle_with_battle_trait(
     replace = _check(unit, category=Category.BATTLE_TRAIT, replace=replace)
     held = {h.name for h in unit.active_honours() if h != replace}
     if custom is not None:
-        if custom.kind != CustomContent.Kind.BATTLE_TRAIT or (
-            custom.campaign_id != unit.force.campaign_id
+        if (
+            custom.kind != CustomContent.Kind.BATTLE_TRAIT
+            or custom.campaign_id != unit.force.campaign_id
+            or custom.is_retired
         ):
             refuse("That trait is not one of this campaign's Battle Traits.", field="trait")
         name, effect, table = custom.name, custom.effect, custom.trait_table
@@ -216,8 +247,10 @@ def settle_with_crusade_relic(
     """R4.5: a relic for a CHARACTER at the rank its category needs, once per force."""
     promotion, unit = _start(promotion)
     if custom is not None:
-        if custom.kind != CustomContent.Kind.CRUSADE_RELIC or (
-            custom.campaign_id != unit.force.campaign_id
+        if (
+            custom.kind != CustomContent.Kind.CRUSADE_RELIC
+            or custom.campaign_id != unit.force.campaign_id
+            or custom.is_retired
         ):
             refuse("That relic is not one of this campaign's Crusade Relics.", field="relic")
         relic, category, effect = (

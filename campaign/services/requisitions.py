@@ -8,9 +8,24 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign import rules
-from campaign.models import BattleHonour, CrusadeForce, Promotion, RequisitionPurchase, Unit
+from campaign.models import (
+    BattleHonour,
+    CrusadeForce,
+    HistoryAction,
+    Promotion,
+    RequisitionPurchase,
+    Unit,
+)
 
-from ._common import fresh_unit, lock_force, record, refuse, require_active, rule_refusals
+from ._common import (
+    fresh_unit,
+    lock_force,
+    real_user,
+    record,
+    refuse,
+    require_active,
+    rule_refusals,
+)
 
 Req = rules.Requisition
 
@@ -30,6 +45,10 @@ class RequisitionOption:
     @property
     def label(self) -> str:
         return self.requisition.label
+
+    @property
+    def description(self) -> str:
+        return rules.REQUISITION_DESCRIPTIONS[self.requisition]
 
 
 def other_enhancements(force: CrusadeForce, *, excluding: Unit | None = None) -> int:
@@ -123,11 +142,11 @@ def _pay(
         requisition=req.value,
         cost=cost,
         details=details or {},
-        bought_by=actor if getattr(actor, "is_authenticated", False) else None,
+        bought_by=real_user(actor),
     )
     record(
         actor=actor,
-        action=f"requisition_{req.value}",
+        action=HistoryAction.for_requisition(req),
         summary=f"{req.label} ({cost}RP): {summary}",
         force=force,
         unit=unit,
@@ -194,7 +213,8 @@ def renowned_heroes(
     if promotion is not None:
         Promotion.objects.filter(pk=promotion.pk).update(
             status=Promotion.Status.SETTLED,
-            settled_with=f"Renowned Heroes: {enhancement}",
+            settled_by=rules.PromotionReward.RENOWNED_HEROES,
+            settled_with=enhancement,
             settled_at=timezone.now(),
         )
     return _pay(
@@ -249,7 +269,7 @@ def rearm_and_resupply(
         if h.weapon
         and h.weapon.strip().lower() in replaced
         and h.category
-        in (BattleHonour.Category.WEAPON_MODIFICATION, BattleHonour.Category.CRUSADE_RELIC)
+        in (rules.HonourCategory.WEAPON_MODIFICATION, rules.HonourCategory.CRUSADE_RELIC)
     ]
     now = timezone.now()
     for honour in lost:

@@ -468,7 +468,7 @@ def promotion_settle(request: HttpRequest, pk: int) -> HttpResponse:
         .get(pk=promotion.unit_id)
     )
     honours = unit.active_honours()
-    facts = unit.facts(pending=0)
+    facts = unit.facts(pending_promotions=0)
     campaign_id = unit.force.campaign_id
     custom = list(CustomContent.objects.filter(campaign_id=campaign_id)) if campaign_id else []
     custom_traits = [c for c in custom if c.kind == CustomContent.Kind.BATTLE_TRAIT]

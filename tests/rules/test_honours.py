@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from campaign.rules import (
     HONOUR_CATEGORIES,
     RELIC_MIN_RANK,
+    Keyword,
     Rank,
     RelicCategory,
     UnitFacts,
@@ -104,11 +105,11 @@ def test_it_refuses_negative_honour_or_scar_counts():
         crusade_points(battle_honours=-1, battle_scars=0)
 
 
-@pytest.mark.parametrize("keyword", ["epic_hero", "fortification", "swarm"])
+@pytest.mark.parametrize("keyword", [Keyword.EPIC_HERO, Keyword.FORTIFICATION, Keyword.SWARM])
 @pytest.mark.parametrize("category", NON_RELIC_CATEGORIES)
 def test_it_never_gives_honours_to_no_xp_units(keyword, category):
     """R2.6: EPIC HERO, FORTIFICATION and SWARM units never gain Battle Honours."""
-    unit = UnitFacts(name="Bastion", is_character=True, **{keyword: True})
+    unit = UnitFacts(name="Bastion", keywords={Keyword.CHARACTER, keyword})
     assert honour_refusal(unit=unit, category=category, replacing=False) is not None
 
 
@@ -120,13 +121,13 @@ def test_it_asks_for_an_honour_to_replace_at_the_maximum(is_character, legendary
     """R4.3: at the maximum a new honour must replace one; below it, none is needed."""
     full = UnitFacts(
         name="Squad Dorn",
-        is_character=is_character,
+        keywords={Keyword.CHARACTER} if is_character else set(),
         legendary_veteran=legendary_veteran,
         battle_honours=cap,
     )
     below = UnitFacts(
         name="Squad Dorn",
-        is_character=is_character,
+        keywords={Keyword.CHARACTER} if is_character else set(),
         legendary_veteran=legendary_veteran,
         battle_honours=cap - 1,
     )
@@ -140,7 +141,7 @@ def test_it_asks_for_an_honour_to_replace_at_the_maximum(is_character, legendary
 def test_it_gives_crusade_relics_only_to_characters():
     """R4.5: only CHARACTER models can gain Crusade Relics."""
     squad = UnitFacts(name="Squad Dorn", xp=60, legendary_veteran=True)
-    hero = UnitFacts(name="Captain Varro", xp=0, is_character=True)
+    hero = UnitFacts(name="Captain Varro", xp=0, keywords={Keyword.CHARACTER})
     artificer = RelicCategory.ARTIFICER
     assert (
         honour_refusal(
@@ -168,7 +169,7 @@ def test_it_gives_crusade_relics_only_to_characters():
 )
 def test_it_gates_relic_categories_by_rank(category, xp, allowed):
     """R4.5: Antiquity Relics need Heroic rank, Legendary Relics need Legendary rank."""
-    hero = UnitFacts(name="Captain Varro", xp=xp, is_character=True)
+    hero = UnitFacts(name="Captain Varro", xp=xp, keywords={Keyword.CHARACTER})
     refusal = honour_refusal(
         unit=hero, category="crusade_relic", replacing=False, relic_category=category
     )
@@ -177,7 +178,7 @@ def test_it_gates_relic_categories_by_rank(category, xp, allowed):
 
 def test_it_reads_relic_rank_gates_from_data_a_campaign_can_change(monkeypatch):
     """R4.5: the gates are data; lowering the Antiquity gate lets a Blooded hero take one."""
-    hero = UnitFacts(name="Captain Varro", xp=6, is_character=True)
+    hero = UnitFacts(name="Captain Varro", xp=6, keywords={Keyword.CHARACTER})
     antiquity = RelicCategory.ANTIQUITY
 
     def refusal():
@@ -192,7 +193,7 @@ def test_it_reads_relic_rank_gates_from_data_a_campaign_can_change(monkeypatch):
 
 def test_it_rejects_unknown_categories_and_relics_without_a_category():
     """R4.1/R4.5: a relic needs its category; other categories must not pass one."""
-    hero = UnitFacts(name="Captain Varro", is_character=True)
+    hero = UnitFacts(name="Captain Varro", keywords={Keyword.CHARACTER})
     with pytest.raises(ValueError):
         honour_refusal(unit=hero, category="medal", replacing=False)
     with pytest.raises(ValueError):

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from campaign.rules import BATTLE_SIZES, MusterUnit, check_muster
+from campaign.rules import BATTLE_SIZES, MARK_OF_SHAME, Keyword, MusterUnit, check_muster
 
 FACTION = "Adeptus Astartes"
 
@@ -22,7 +22,9 @@ def make_unit(key, **overrides):
     return MusterUnit(**fields)
 
 
-CAPTAIN = make_unit("captain", name="Captain Varro", datasheet="Captain", is_character=True)
+CAPTAIN = make_unit(
+    "captain", name="Captain Varro", datasheet="Captain", keywords={Keyword.CHARACTER}
+)
 
 
 def muster(*units, battle_size="Incursion", faction=FACTION, warlord_key="captain"):
@@ -94,7 +96,11 @@ def test_it_matches_the_faction_keyword_whatever_the_case():
 
 @pytest.mark.parametrize(
     ("flags", "allowed"),
-    [({}, 3), ({"battleline": True}, 6), ({"dedicated_transport": True}, 6)],
+    [
+        ({}, 3),
+        ({"keywords": {Keyword.BATTLELINE}}, 6),
+        ({"keywords": {Keyword.DEDICATED_TRANSPORT}}, 6),
+    ],
     ids=["ordinary", "battleline", "dedicated-transport"],
 )
 def test_it_limits_units_of_one_datasheet_to_three_or_six(flags, allowed):
@@ -113,8 +119,12 @@ def test_it_needs_at_least_one_character():
 
 def test_it_allows_each_epic_hero_only_once():
     """R8.4: the same EPIC HERO at most once."""
-    first = make_unit("m1", datasheet="Marneus Calgar", is_character=True, epic_hero=True)
-    second = make_unit("m2", datasheet="Marneus Calgar", is_character=True, epic_hero=True)
+    first = make_unit(
+        "m1", datasheet="Marneus Calgar", keywords={Keyword.CHARACTER, Keyword.EPIC_HERO}
+    )
+    second = make_unit(
+        "m2", datasheet="Marneus Calgar", keywords={Keyword.CHARACTER, Keyword.EPIC_HERO}
+    )
     assert not muster(CAPTAIN, first, second, battle_size="Strike Force").ok
     assert muster(CAPTAIN, first).ok
 
@@ -138,7 +148,7 @@ def test_it_refuses_a_unit_with_an_unsettled_promotion_scar_or_honour():
 
 def test_it_warns_but_does_not_refuse_an_empty_dedicated_transport():
     """R8.6: an empty transport counts as destroyed in round one; that is a warning."""
-    rhino = make_unit("rhino", name="Rhino Aquila", dedicated_transport=True)
+    rhino = make_unit("rhino", name="Rhino Aquila", keywords={Keyword.DEDICATED_TRANSPORT})
     report = muster(CAPTAIN, rhino)
     assert report.ok
     assert len(report.warnings) == 1
@@ -147,7 +157,7 @@ def test_it_warns_but_does_not_refuse_an_empty_dedicated_transport():
 
 def test_it_accepts_a_dedicated_transport_with_a_unit_embarked():
     """R8.6: a transport starting with a unit inside raises no warning."""
-    rhino = make_unit("rhino", dedicated_transport=True, embarked_unit_key="squad")
+    rhino = make_unit("rhino", embarked_unit_key="squad", keywords={Keyword.DEDICATED_TRANSPORT})
     report = muster(CAPTAIN, make_unit("squad"), rhino)
     assert report.ok
     assert report.warnings == ()
@@ -155,7 +165,7 @@ def test_it_accepts_a_dedicated_transport_with_a_unit_embarked():
 
 def test_it_refuses_a_passenger_that_is_not_in_the_army():
     """R8.6: the embarked unit has to be part of the army."""
-    rhino = make_unit("rhino", dedicated_transport=True, embarked_unit_key="ghost")
+    rhino = make_unit("rhino", embarked_unit_key="ghost", keywords={Keyword.DEDICATED_TRANSPORT})
     assert not muster(CAPTAIN, rhino).ok
 
 
@@ -197,9 +207,9 @@ def test_it_refuses_an_attached_unit_with_a_mark_of_shame_on_either_side(shamed)
         datasheet="Chaplain",
         points=60,
         faction_keywords={"Adeptus Astartes"},
-        is_character=True,
+        keywords={Keyword.CHARACTER},
         leads_key="b",
-        cannot_attach=shamed == "leader",
+        battle_scars=(MARK_OF_SHAME,) if shamed == "leader" else (),
     )
     bodyguard = MusterUnit(
         key="b",
@@ -207,7 +217,7 @@ def test_it_refuses_an_attached_unit_with_a_mark_of_shame_on_either_side(shamed)
         datasheet="Assault Intercessors",
         points=75,
         faction_keywords={"Adeptus Astartes"},
-        cannot_attach=shamed == "bodyguard",
+        battle_scars=(MARK_OF_SHAME,) if shamed == "bodyguard" else (),
     )
 
     report = check_muster(

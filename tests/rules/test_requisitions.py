@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from campaign.rules import (
     REQUISITION_MAX_COST,
+    Keyword,
     Requisition,
     UnitFacts,
     requisition_cost,
@@ -15,7 +16,7 @@ from campaign.rules import (
 RULES = settings(max_examples=100, deadline=None, database=None)
 R = Requisition
 
-HERO = UnitFacts(name="Captain Varro", xp=10, is_character=True, pending_promotions=1)
+HERO = UnitFacts(name="Captain Varro", xp=10, pending_promotions=1, keywords={Keyword.CHARACTER})
 SQUAD = UnitFacts(name="Squad Dorn", xp=30)
 UNIT_REQUISITIONS = [req for req in Requisition if req is not R.INCREASE_SUPPLY_LIMIT]
 
@@ -145,7 +146,7 @@ def test_it_lets_a_character_with_a_promotion_take_renowned_heroes():
 
 def test_it_lets_a_character_take_renowned_heroes_while_the_force_is_being_started():
     """R6.2: when a CHARACTER is first added while starting the force."""
-    fresh = UnitFacts(name="Captain Varro", is_character=True)
+    fresh = UnitFacts(name="Captain Varro", keywords={Keyword.CHARACTER})
     reasons = requisition_refusals(
         R.RENOWNED_HEROES,
         rp=5,
@@ -164,7 +165,7 @@ def test_it_refuses_renowned_heroes_without_a_promotion_once_the_force_has_start
     force_has_played, unit_has_played
 ):
     """R6.2: outside force creation, only instead of a promotion's honour."""
-    settled = UnitFacts(name="Captain Varro", is_character=True)
+    settled = UnitFacts(name="Captain Varro", keywords={Keyword.CHARACTER})
     reasons = requisition_refusals(
         R.RENOWNED_HEROES,
         rp=5,
@@ -180,13 +181,23 @@ def test_it_refuses_renowned_heroes_without_a_promotion_once_the_force_has_start
     "unit",
     [
         UnitFacts(name="Squad Dorn", pending_promotions=1),
-        UnitFacts(name="Marneus", is_character=True, epic_hero=True, pending_promotions=1),
-        UnitFacts(name="Varro", is_character=True, has_enhancement=True, pending_promotions=1),
         UnitFacts(
-            name="Varro", is_character=True, battle_scars=("Disgraced",), pending_promotions=1
+            name="Marneus", pending_promotions=1, keywords={Keyword.CHARACTER, Keyword.EPIC_HERO}
         ),
         UnitFacts(
-            name="Varro", is_character=True, battle_scars=("Mark of Shame",), pending_promotions=1
+            name="Varro", has_enhancement=True, pending_promotions=1, keywords={Keyword.CHARACTER}
+        ),
+        UnitFacts(
+            name="Varro",
+            battle_scars=("Disgraced",),
+            pending_promotions=1,
+            keywords={Keyword.CHARACTER},
+        ),
+        UnitFacts(
+            name="Varro",
+            battle_scars=("Mark of Shame",),
+            pending_promotions=1,
+            keywords={Keyword.CHARACTER},
         ),
     ],
     ids=["not-character", "epic-hero", "has-enhancement", "disgraced", "mark-of-shame"],
@@ -219,10 +230,10 @@ def test_it_lets_a_capped_non_character_buy_legendary_veterans():
 @pytest.mark.parametrize(
     "unit",
     [
-        UnitFacts(name="Captain Varro", xp=30, is_character=True),
+        UnitFacts(name="Captain Varro", xp=30, keywords={Keyword.CHARACTER}),
         UnitFacts(name="Squad Dorn", xp=30, legendary_veteran=True),
         UnitFacts(name="Squad Dorn", xp=29),
-        UnitFacts(name="Rippers", swarm=True),
+        UnitFacts(name="Rippers", keywords={Keyword.SWARM}),
     ],
     ids=["character", "already-legendary", "below-30xp", "no-xp"],
 )
@@ -254,6 +265,6 @@ def test_it_prices_repair_and_recuperate_by_the_units_honours():
 
 def test_it_prices_fresh_recruits_by_the_units_honours():
     """R6.6: a unit with 6 honours needs 4RP."""
-    unit = UnitFacts(name="Captain Varro", is_character=True, battle_honours=6)
+    unit = UnitFacts(name="Captain Varro", battle_honours=6, keywords={Keyword.CHARACTER})
     assert requisition_refusals(R.FRESH_RECRUITS, rp=3, in_battle=False, unit=unit)
     assert requisition_refusals(R.FRESH_RECRUITS, rp=4, in_battle=False, unit=unit) == []

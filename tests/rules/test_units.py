@@ -4,12 +4,12 @@ import dataclasses
 
 import pytest
 
-from campaign.rules import Rank, UnitFacts, marked_for_greatness_refusal
+from campaign.rules import Keyword, Rank, UnitFacts, marked_for_greatness_refusal
 
 
 def test_it_derives_rank_and_honour_cap_from_the_card():
     """R3.5/R4.3: a 16XP CHARACTER is Battle-hardened and may hold 6 honours."""
-    hero = UnitFacts(name="Captain Varro", xp=16, is_character=True, battle_honours=6)
+    hero = UnitFacts(name="Captain Varro", xp=16, battle_honours=6, keywords={Keyword.CHARACTER})
     assert hero.rank is Rank.BATTLE_HARDENED
     assert hero.honour_cap == 6
     assert hero.at_honour_cap
@@ -21,10 +21,10 @@ def test_it_derives_rank_and_honour_cap_from_the_card():
     assert squad.xp_cap == 30
 
 
-@pytest.mark.parametrize("keyword", ["epic_hero", "fortification", "swarm"])
+@pytest.mark.parametrize("keyword", [Keyword.EPIC_HERO, Keyword.FORTIFICATION, Keyword.SWARM])
 def test_it_marks_epic_heroes_fortifications_and_swarms_as_no_xp(keyword):
     """R2.6: no-XP units."""
-    assert UnitFacts(name="X", **{keyword: True}).no_xp
+    assert UnitFacts(name="X", keywords={keyword}).no_xp
     assert not UnitFacts(name="X").no_xp
 
 
@@ -58,9 +58,9 @@ def test_it_lets_an_ordinary_unit_be_marked_for_greatness():
 @pytest.mark.parametrize(
     "unit",
     [
-        UnitFacts(name="Marneus", is_character=True, epic_hero=True),
-        UnitFacts(name="Bastion", fortification=True),
-        UnitFacts(name="Rippers", swarm=True),
+        UnitFacts(name="Marneus", keywords={Keyword.CHARACTER, Keyword.EPIC_HERO}),
+        UnitFacts(name="Bastion", keywords={Keyword.FORTIFICATION}),
+        UnitFacts(name="Rippers", keywords={Keyword.SWARM}),
         UnitFacts(name="Squad Dorn", battle_scars=("Disgraced",)),
         UnitFacts(name="Squad Dorn", battle_scars=("Mark of Shame",)),
     ],

@@ -1,0 +1,442 @@
+"""Forces (Orders of Battle) and their cards, with honours and scars to look at."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.core.validators import MinValueValidator
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+
+from campaign import rules, services
+from campaign.models import CARD_FIELDS, BattleHonour, BattleScar, CrusadeForce, Unit
+
+from .base import (
+    CORRECTION_HELP,
+    ObjectToolMixin,
+    OrganiserAdmin,
+    ReadOnlyAdmin,
+    ReasonStep,
+    ServiceForm,
+    reason_action,
+    reason_field,
+)
+from .scope import ReadOnlyInline, campaign_filter
+
+
+class ForceAddForm(ServiceForm):
+    """A new Order of Battle via `services.create_force`, with the campaign's starting numbers."""
+
+    class Meta:
+        model = CrusadeForce
+        fields = ["player", "campaign", "name", "faction", *CrusadeForce.STORY_FIELDS]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "campaign" in self.fields and not getattr(self.actor, "is_superuser", False):
+            self.fields["campaign"].required = True
+
+    def apply(self) -> CrusadeForce:
+        return services.create_force(actor=self.actor, **self.cleaned_data)
+
+
+class CorrectionForm(ServiceForm):
+    """Tracked numbers through a correction service (with a reason), the rest through the
+    service that edits what the player may change."""
+
+    reason = reason_field("Reason for correction", CORRECTION_HELP)
+    editable_fields: tuple[str, ...] = ()
+    argument = ""
+    """The name the services give the object: ``force`` or ``unit``."""
+
+    @staticmethod
+    def correct(**kwargs: Any) -> Any:
+        raise NotImplementedError
+
+    @staticmethod
+    def edit(**kwargs: Any) -> Any:
+        raise NotImplementedError
+
+    def apply(self):
+        obj = self.instance
+        key = self.argument
+        corrections = self.changed(self.tracked_fields)
+        if corrections:
+            obj = self.correct(
+                actor=self.actor,
+                reason=self.cleaned_data.get("reason", ""),
+                **{key: obj},
+                **corrections,
+            )
+        details = self.changed(self.editable_fields)
+        if details:
+            obj = self.edit(actor=self.actor, **{key: obj}, **details)
+        return obj
+
+
+class ForceChangeForm(CorrectionForm):
+    tracked_fields = CrusadeForce.TRACKED_FIELDS
+    editable_fields = CrusadeForce.NARRATIVE_FIELDS
+    argument = "force"
+    correct = staticmethod(services.correct_force)
+    edit = staticmethod(services.update_force_details)
+
+    class Meta:
+        model = CrusadeForce
+        fields = CrusadeForce.NARRATIVE_FIELDS
+
+
+def _at_least_one_model(form) -> None:
+    # The database refuses a card with no models (unit_has_models); say so in the form.
+    if "model_count" in form.fields:
+        form.fields["model_count"].validators.append(MinValueValidator(1))
+
+
+class UnitAddForm(ServiceForm):
+    """A new Crusade card through `services.add_unit` (within the Supply Limit, at 0XP)."""
+
+    class Meta:
+        model = Unit
+        fields = ["force", *CARD_FIELDS.new]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _at_least_one_model(self)
+
+    def apply(self) -> Unit:
+        data = dict(self.cleaned_data)
+        force = data.pop("force")
+        return services.add_unit(actor=self.actor, force=force, unit=services.NewUnit(**data))
+
+
+class UnitChangeForm(CorrectionForm):
+    tracked_fields = CARD_FIELDS.tracked
+    editable_fields = CARD_FIELDS.player
+    argument = "unit"
+    correct = staticmethod(services.correct_unit)
+    edit = staticmethod(services.update_unit_details)
+
+    class Meta:
+        model = Unit
+        fields = CARD_FIELDS.player
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _at_least_one_model(self)
+
+
+class RankFilter(admin.SimpleListFilter):
+    """Filter cards by rank, using the rules' XP thresholds."""
+
+    title = "rank"
+    parameter_name = "rank"
+
+    def lookups(self, request: HttpRequest, model_admin) -> list[tuple[str, str]]:
+        return [(str(rank.value), rank.label) for rank in rules.Rank]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() not in {str(rank.value) for rank in rules.Rank}:
+            return queryset
+        rank = rules.Rank(int(self.value()))
+        queryset = queryset.filter(xp__gte=rank.min_xp)
+        if rank.next is not None:
+            queryset = queryset.filter(xp__lt=rank.next.min_xp)
+        return queryset
+
+
+KEYWORD_FLAGS = {
+    **{keyword.field: keyword.label for keyword in rules.Keyword},
+    "legendary_veteran": rules.Requisition.LEGENDARY_VETERANS.label,
+}
+
+
+class KeywordFilter(admin.SimpleListFilter):
+    """Cards with a keyword that changes the rules (or whose XP cap was lifted)."""
+
+    title = "keyword"
+    parameter_name = "keyword"
+
+    def lookups(self, request: HttpRequest, model_admin) -> list[tuple[str, str]]:
+        return list(KEYWORD_FLAGS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() in KEYWORD_FLAGS:
+            return queryset.filter(**{self.value(): True})
+        return queryset
+
+
+class UnitInline(ReadOnlyInline):
+    model = Unit
+    fields = ["card", "datasheet", "points", "xp_shown", "rank", "crusade_points", "status"]
+    readonly_fields = fields
+    ordering = ["status", "name"]
+    verbose_name = "unit"
+    verbose_name_plural = "Order of Battle"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).with_card_details()
+
+    @admin.display(description="unit")
+    def card(self, unit: Unit) -> str:
+        return format_html(
+            '<a href="{}">{}</a>', reverse("admin:campaign_unit_change", args=[unit.pk]), unit.name
+        )
+
+    @admin.display(description="XP")
+    def xp_shown(self, unit: Unit) -> str:
+        return unit.xp_display
+
+    @admin.display(description="rank")
+    def rank(self, unit: Unit) -> str:
+        return unit.rank.label
+
+    @admin.display(description="Crusade points")
+    def crusade_points(self, unit: Unit) -> int:
+        return unit.crusade_points
+
+
+@admin.register(CrusadeForce)
+class ForceAdmin(OrganiserAdmin):
+    form = ForceChangeForm
+    add_form = ForceAddForm
+    list_display = [
+        "name",
+        "player",
+        "faction",
+        "campaign",
+        "supply",
+        "requisition_points",
+        "battle_tally",
+        "victories",
+    ]
+    list_select_related = ["player", "campaign"]
+    list_filter = [campaign_filter(CrusadeForce), "faction"]
+    search_fields = ["name", "player__username", "faction"]
+    search_help_text = "Force name, player username or faction."
+    readonly_fields = [
+        "player",
+        "campaign",
+        "supply_used",
+        "rp_cap",
+        "banner",
+        "created_at",
+    ]
+    inlines = [UnitInline]
+    fieldsets = [
+        (None, {"fields": ["name", "faction", "player", "campaign", "created_at"]}),
+        (
+            "Tracked numbers (organiser corrections)",
+            {
+                "fields": [
+                    ("supply_limit", "supply_used"),
+                    ("rp", "rp_cap"),
+                    ("battle_tally", "victories"),
+                    "reason",
+                ],
+                "description": "Changing any of these is a correction: say why. The "
+                "reason and the numbers before and after are kept in the history.",
+            },
+        ),
+        (
+            "Narrative",
+            {"fields": ["goals", "victories_notes", "vendettas", "background", "banner"]},
+        ),
+    ]
+    add_fieldsets = [
+        (
+            None,
+            {
+                "fields": ["player", "campaign", "name", "faction"],
+                "description": "The force starts with the campaign's starting Supply Limit "
+                "and RP. The player must already be a member of the campaign.",
+            },
+        ),
+        ("Narrative", {"fields": ["goals", "victories_notes", "vendettas", "background"]}),
+    ]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).with_supply_used()
+
+    @admin.display(description="Supply Used / Limit", ordering="supply_used_total")
+    def supply(self, force: CrusadeForce) -> str:
+        return f"{force.supply_used} / {force.supply_limit}"
+
+    @admin.display(description="Supply Used")
+    def supply_used(self, force: CrusadeForce) -> int:
+        return force.supply_used
+
+    @admin.display(description="RP / cap", ordering="rp")
+    def requisition_points(self, force: CrusadeForce) -> str:
+        return f"{force.rp} / {force.rp_cap}"
+
+    def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
+        """The Order of Battle inline is read-only: cards change through their own page."""
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+
+
+class HonourInline(ReadOnlyInline):
+    model = BattleHonour
+    fields = ["name", "category", "relic_category", "effect", "status", "gained_at"]
+    readonly_fields = fields
+    verbose_name_plural = "Battle Honours"
+
+
+class ScarInline(ReadOnlyInline):
+    model = BattleScar
+    fields = ["name", "effect", "status", "gained_at"]
+    readonly_fields = fields
+    verbose_name_plural = "Battle Scars"
+
+
+KEYWORD_FIELDS = [*CARD_FIELDS.keywords, "legendary_veteran"]
+UNIT_TRACKED_FIELDSETS = [
+    (
+        "Tracked numbers (organiser corrections)",
+        {
+            "fields": [f for f in CARD_FIELDS.tracked if f not in KEYWORD_FIELDS],
+            "description": "Changing any of these is a correction: say why below. XP, "
+            "honours and scars stay with the card (a datasheet change keeps them).",
+        },
+    ),
+    ("Keywords (organiser corrections)", {"fields": KEYWORD_FIELDS}),
+    ("Reason for correction", {"fields": ["reason"]}),
+]
+REMOVE_UNIT = ReasonStep(
+    title="Remove from the Order of Battle",
+    button="Remove from the Order of Battle",
+    done="Removed {count} unit(s) from the Order of Battle.",
+    service=lambda *, actor, obj, reason: services.remove_unit(
+        actor=actor, unit=obj, reason=reason
+    ),
+    initial_reason="Removed by organiser",
+)
+
+
+@admin.register(Unit)
+class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
+    form = UnitChangeForm
+    add_form = UnitAddForm
+    object_tool_path = "remove"
+    object_tool_step = REMOVE_UNIT
+    list_display = [
+        "name",
+        "force",
+        "player",
+        "datasheet",
+        "points",
+        "xp_column",
+        "rank_column",
+        "crusade_points_column",
+        "status",
+    ]
+    list_select_related = ["force", "force__player"]
+    list_filter = [
+        "status",
+        campaign_filter(Unit),
+        RankFilter,
+        KeywordFilter,
+        "counts_towards_supply",
+    ]
+    search_fields = ["name", "datasheet", "force__name", "force__player__username"]
+    search_help_text = "Unit name, datasheet, force name or player username."
+    actions = ["remove_from_order_of_battle"]
+    inlines = [HonourInline, ScarInline]
+    readonly_fields = [
+        "force",
+        "status",
+        "removed_at",
+        "removed_reason",
+        "rank_column",
+        "xp_column",
+        "crusade_points_column",
+        "picture",
+        "created_at",
+    ]
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": [
+                    "name",
+                    "force",
+                    ("status", "removed_at", "removed_reason"),
+                    ("xp_column", "rank_column", "crusade_points_column"),
+                    "created_at",
+                ]
+            },
+        ),
+        *UNIT_TRACKED_FIELDSETS,
+        ("Card details", {"fields": [*CARD_FIELDS.player[1:], "picture"]}),
+    ]
+    add_fieldsets = [
+        (
+            None,
+            {
+                "fields": ["force", *(f for f in CARD_FIELDS.new if f not in KEYWORD_FIELDS)],
+                "description": "The card joins the force within its Supply Limit and "
+                "starts at 0XP with empty tallies.",
+            },
+        ),
+        ("Keywords", {"fields": list(CARD_FIELDS.keywords)}),
+    ]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).with_card_details()
+
+    def has_change_permission(self, request: HttpRequest, obj: Unit | None = None) -> bool:
+        # A removed card stays readable but never changes again (R1.4).
+        return super().has_change_permission(request, obj) and (obj is None or obj.is_active)
+
+    def get_fieldsets(self, request: HttpRequest, obj: Unit | None = None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is not None and not self.has_change_permission(request, obj):
+            return [fs for fs in fieldsets if fs[0] != "Reason for correction"]
+        return fieldsets
+
+    def object_tool_allowed(self, request: HttpRequest, obj: Unit) -> bool:
+        return self.has_change_permission(request, obj)
+
+    @admin.display(description="player", ordering="force__player__username")
+    def player(self, unit: Unit) -> str:
+        return unit.force.player.username
+
+    @admin.display(description="XP", ordering="xp")
+    def xp_column(self, unit: Unit) -> str:
+        return unit.xp_display
+
+    @admin.display(description="rank", ordering="xp")
+    def rank_column(self, unit: Unit) -> str:
+        return unit.rank.label
+
+    @admin.display(description="Crusade points")
+    def crusade_points_column(self, unit: Unit) -> int:
+        return unit.crusade_points
+
+    remove_from_order_of_battle = reason_action(REMOVE_UNIT, "remove_from_order_of_battle")
+
+
+@admin.register(BattleHonour)
+class BattleHonourAdmin(ReadOnlyAdmin):
+    list_display = ["name", "category", "relic_category", "unit", "force", "status", "gained_at"]
+    list_select_related = ["unit", "unit__force"]
+    list_filter = ["category", "status", campaign_filter(BattleHonour)]
+    search_fields = ["name", "unit__name", "unit__force__name"]
+
+    @admin.display(description="force", ordering="unit__force__name")
+    def force(self, honour: BattleHonour) -> str:
+        return honour.unit.force.name
+
+
+@admin.register(BattleScar)
+class BattleScarAdmin(ReadOnlyAdmin):
+    list_display = ["name", "unit", "force", "status", "gained_at"]
+    list_select_related = ["unit", "unit__force"]
+    list_filter = ["status", campaign_filter(BattleScar)]
+    search_fields = ["name", "unit__name", "unit__force__name"]
+
+    @admin.display(description="force", ordering="unit__force__name")
+    def force(self, scar: BattleScar) -> str:
+        return scar.unit.force.name

@@ -1,0 +1,60 @@
+"""The history: every change, who made it, and the numbers before and after."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.utils.html import format_html, format_html_join
+
+from campaign.models import HistoryEntry
+
+from .base import ReadOnlyAdmin
+from .battles import battle_label
+from .scope import campaign_filter
+
+
+@admin.register(HistoryEntry)
+class HistoryAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "actor", "action", "summary", "force", "unit", "battle_column"]
+    list_select_related = ["actor", "force", "unit", "battle"]
+    list_filter = ["action", campaign_filter(HistoryEntry)]
+    search_fields = ["summary", "force__name", "unit__name", "actor__username"]
+    search_help_text = "Summary, force name, unit name or username."
+    date_hierarchy = "created_at"
+    fields = [
+        "created_at",
+        "actor",
+        "action",
+        "summary",
+        "reason",
+        "changes_table",
+        "campaign",
+        "force",
+        "unit",
+        "battle",
+    ]
+    readonly_fields = ["changes_table"]
+
+    @admin.display(description="battle", ordering="battle__date")
+    def battle_column(self, entry: HistoryEntry) -> str:
+        return battle_label(entry.battle) if entry.battle_id else "—"
+
+    @admin.display(description="numbers before → after")
+    def changes_table(self, entry: HistoryEntry) -> str:
+        if not entry.changes:
+            return "—"
+        return format_html(
+            "<table>{}</table>",
+            format_html_join(
+                "",
+                "<tr><th>{}</th><td>{}</td></tr>",
+                ((name, _before_after(value)) for name, value in entry.changes.items()),
+            ),
+        )
+
+
+def _before_after(value: Any) -> str:
+    if isinstance(value, list) and len(value) == 2:
+        return f"{value[0]} → {value[1]}"
+    return str(value)

@@ -1,0 +1,181 @@
+"""Who may see what in the admin: an organiser sees only the campaigns they organise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
+
+from campaign.models import (
+    Battle,
+    BattleHonour,
+    BattleParticipant,
+    BattleScar,
+    Campaign,
+    CrusadeForce,
+    CustomContent,
+    HistoryEntry,
+    Membership,
+    Unit,
+)
+
+ORGANISER = Membership.Role.ORGANISER
+
+
+def organised_campaign_ids(request: HttpRequest) -> frozenset[int]:
+    """The campaigns the user organises (cached on the request)."""
+    cached = getattr(request, "_organised_campaign_ids", None)
+    if cached is None:
+        user = request.user
+        if user.is_active and user.is_staff:
+            cached = frozenset(
+                Membership.objects.filter(user=user, role=ORGANISER)
+                .order_by()
+                .values_list("campaign_id", flat=True)
+            )
+        else:
+            cached = frozenset()
+        request._organised_campaign_ids = cached
+    return cached
+
+
+def forget_organised_campaigns(request: HttpRequest) -> None:
+    request.__dict__.pop("_organised_campaign_ids", None)
+
+
+def is_superuser(request: HttpRequest) -> bool:
+    return request.user.is_active and request.user.is_superuser
+
+
+def can_organise(request: HttpRequest) -> bool:
+    return is_superuser(request) or bool(organised_campaign_ids(request))
+
+
+CAMPAIGN_PATHS: dict[type[Model], str] = {
+    Campaign: "pk",
+    Membership: "campaign",
+    CustomContent: "campaign",
+    CrusadeForce: "campaign",
+    Unit: "force__campaign",
+    BattleHonour: "unit__force__campaign",
+    BattleScar: "unit__force__campaign",
+    Battle: "campaign",
+    BattleParticipant: "battle__campaign",
+    HistoryEntry: "campaign",
+}
+"""How each kind of row reaches the campaign it belongs to."""
+
+
+def scoped(queryset: QuerySet, request: HttpRequest) -> QuerySet:
+    """Only the rows of campaigns the user organises (every row for a superuser)."""
+    if is_superuser(request):
+        return queryset
+    campaign_path = CAMPAIGN_PATHS[queryset.model]
+    return queryset.filter(**{f"{campaign_path}__in": organised_campaign_ids(request)})
+
+
+def campaign_id_of(obj: Model) -> int | None:
+    *hops, last = CAMPAIGN_PATHS[type(obj)].split("__")
+    for hop in hops:
+        obj = getattr(obj, hop)
+    return obj.pk if last == "pk" else getattr(obj, f"{last}_id")
+
+
+def scoped_choices(db_field, request: HttpRequest) -> QuerySet | None:
+    """Foreign-key choices limited to the organiser's campaigns."""
+    model = db_field.related_model
+    if model is CrusadeForce:
+        return scoped(CrusadeForce.objects.select_related("player", "campaign"), request)
+    if model in CAMPAIGN_PATHS:
+        return scoped(model._default_manager.all(), request)
+    if model is get_user_model() and not is_superuser(request):
+        members = get_user_model().objects.filter(
+            memberships__campaign__in=organised_campaign_ids(request)
+        )
+        return members.distinct().order_by("username")
+    return None
+
+
+def force_label(force: CrusadeForce) -> str:
+    """Forces in a choice list: with 30 players, the name alone is ambiguous."""
+    where = force.campaign.name if force.campaign_id else "no campaign"
+    return f"{force.name} ({force.player.username}, {where})"
+
+
+class OrganiserScope:
+    """Permissions and querysets of an admin whose rows belong to a campaign."""
+
+    view_on_site = False
+
+    def in_scope(self, request: HttpRequest, obj: Model | None) -> bool:
+        """For an admin, obj is its row; for an inline, the parent row."""
+        if obj is None or is_superuser(request):
+            return True
+        return campaign_id_of(obj) in organised_campaign_ids(request)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return scoped(super().get_queryset(request), request)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return can_organise(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return can_organise(request) and self.in_scope(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return self.has_view_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs: Any):
+        choices = scoped_choices(db_field, request)
+        if choices is not None:
+            kwargs["queryset"] = choices
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if field is not None and db_field.related_model is CrusadeForce:
+            field.label_from_instance = force_label
+        return field
+
+
+class ScopedInline(OrganiserScope):
+    """An inline: its rows are scoped like its model's admin, its permissions by the parent."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None) -> bool:
+        return can_organise(request) and self.in_scope(request, obj)
+
+
+class ReadOnlyInline(ScopedInline, admin.TabularInline):
+    extra = 0
+    max_num = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+class CampaignFilter(admin.SimpleListFilter):
+    """The organiser's campaigns only (the built-in filter would list every campaign)."""
+
+    title = "campaign"
+    parameter_name = "campaign"
+    campaign_path = "campaign"
+
+    def lookups(self, request: HttpRequest, model_admin) -> list[tuple[int, str]]:
+        campaigns = scoped(Campaign.objects.only("pk", "name"), request)
+        return [(c.pk, c.name) for c in campaigns]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value():
+            return queryset.filter(**{self.campaign_path: self.value()})
+        return queryset
+
+
+def campaign_filter(model: type[Model]) -> type[CampaignFilter]:
+    return type("CampaignFilter", (CampaignFilter,), {"campaign_path": CAMPAIGN_PATHS[model]})

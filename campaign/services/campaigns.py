@@ -1,0 +1,250 @@
+"""Services for campaigns: details, house rules, members and their roles, custom content."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.models import (
+    RELIC_NEEDS_CATEGORY,
+    Campaign,
+    CrusadeForce,
+    CustomContent,
+    HistoryAction,
+    Membership,
+)
+
+from ._common import apply_changes, changes, record, refuse, snapshot
+
+HOUSE_RULE_FIELDS = Campaign.HOUSE_RULE_FIELDS
+NEEDS_AN_ORGANISER = "A campaign needs at least one organiser."
+CUSTOM_FIELDS = ("name", "effect", "relic_category", "trait_table")
+
+
+def _check_house_rules(campaign: Campaign) -> None:
+    if campaign.rp_cap < 1:
+        refuse("The RP cap must be at least 1.", field="rp_cap")
+    if campaign.starting_rp > campaign.rp_cap:
+        refuse("Starting RP cannot be above the RP cap.", field="starting_rp")
+
+
+def _lock_campaign(campaign: Campaign) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+@transaction.atomic
+def create_campaign(*, actor, name: str, description: str = "", **house_rules: int) -> Campaign:
+    """A new campaign with the actor as its first organiser."""
+    name = name.strip()
+    if not name:
+        refuse("Give the campaign a name.", field="name")
+    campaign = Campaign(name=name, description=description, **house_rules)
+    _check_house_rules(campaign)
+    campaign.save()
+    Membership.objects.create(campaign=campaign, user=actor, role=Membership.Role.ORGANISER)
+    record(
+        actor=actor,
+        action=HistoryAction.CAMPAIGN_CREATED,
+        summary=f"{name} created",
+        campaign=campaign,
+        changed={k: [None, v] for k, v in snapshot(campaign, HOUSE_RULE_FIELDS).items()},
+    )
+    return campaign
+
+
+@transaction.atomic
+def update_campaign_details(*, actor, campaign: Campaign, **values: str) -> Campaign:
+    """Change a campaign's name or description."""
+    unknown = set(values) - set(Campaign.DETAIL_FIELDS)
+    if unknown:
+        raise ValueError(f"not campaign details: {sorted(unknown)}")
+    campaign = _lock_campaign(campaign)
+    if "name" in values:
+        values["name"] = values["name"].strip()
+        if not values["name"]:
+            refuse("Give the campaign a name.", field="name")
+    diff = apply_changes(campaign, Campaign.DETAIL_FIELDS, values)
+    if diff:
+        campaign.save(update_fields=list(diff))
+        record(
+            actor=actor,
+            action=HistoryAction.CAMPAIGN_EDITED,
+            summary=f"{campaign.name}: campaign details edited",
+            campaign=campaign,
+            changed=diff,
+        )
+    return campaign
+
+
+@transaction.atomic
+def set_house_rules(*, actor, campaign: Campaign, reason: str = "", **values: int) -> Campaign:
+    """Change a campaign's house rules. A lower RP cap trims RP above it."""
+    unknown = set(values) - set(HOUSE_RULE_FIELDS)
+    if unknown:
+        raise ValueError(f"not house rules: {sorted(unknown)}")
+    campaign = _lock_campaign(campaign)
+    diff = apply_changes(campaign, HOUSE_RULE_FIELDS, values)
+    _check_house_rules(campaign)
+    if not diff:
+        return campaign
+    campaign.save(update_fields=list(diff))
+    record(
+        actor=actor,
+        action=HistoryAction.HOUSE_RULES_CHANGED,
+        summary=f"House rules of {campaign.name} changed",
+        campaign=campaign,
+        changed=diff,
+        reason=reason,
+    )
+    if "rp_cap" in diff:
+        forces = CrusadeForce.objects.select_for_update().filter(campaign=campaign).order_by("pk")
+        for force in forces:
+            old = snapshot(force, ["rp", "rp_cap"])
+            force.rp_cap = campaign.rp_cap
+            force.rp = min(force.rp, force.rp_cap)
+            force.save(update_fields=["rp", "rp_cap"])
+            record(
+                actor=actor,
+                action=HistoryAction.RP_CAP_CHANGED,
+                summary=f"RP cap of {force.name} is now {force.rp_cap}",
+                force=force,
+                changed=changes(old, snapshot(force, ["rp", "rp_cap"])),
+                reason=reason or "Campaign house rules changed",
+            )
+    return campaign
+
+
+@transaction.atomic
+def join_campaign(*, actor, user, campaign: Campaign, role: str = Membership.Role.PLAYER):
+    """Add a member (by invitation code or by an organiser). Joining twice changes nothing."""
+    membership, created = Membership.objects.get_or_create(
+        campaign=campaign, user=user, defaults={"role": role}
+    )
+    if created:
+        record(
+            actor=actor,
+            action=HistoryAction.MEMBER_JOINED,
+            summary=f"{user.username} joined {campaign.name} as {membership.get_role_display()}",
+            campaign=campaign,
+        )
+    return membership
+
+
+@transaction.atomic
+def change_member_role(*, actor, membership: Membership, role: str) -> Membership:
+    """Make a member a player or an organiser; a campaign always keeps one organiser."""
+    if role not in Membership.Role.values:
+        refuse("Pick a role.", field="role")
+    campaign = _lock_campaign(membership.campaign)
+    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    before = membership.role
+    if before == role:
+        return membership
+    others = campaign.memberships.filter(role=Membership.Role.ORGANISER).exclude(pk=membership.pk)
+    if before == Membership.Role.ORGANISER and not others.exists():
+        refuse(NEEDS_AN_ORGANISER, field="role")
+    membership.role = role
+    membership.save(update_fields=["role"])
+    record(
+        actor=actor,
+        action=HistoryAction.MEMBER_ROLE_CHANGED,
+        summary=f"{membership.user.username} is now {membership.get_role_display()} "
+        f"in {campaign.name}",
+        campaign=campaign,
+        changed={"role": [before, role]},
+    )
+    return membership
+
+
+def _check_custom(content: CustomContent) -> None:
+    content.name = content.name.strip()
+    if not content.name:
+        refuse("Give it a name.", field="name")
+    relic = content.kind == CustomContent.Kind.CRUSADE_RELIC
+    if relic and not content.relic_category:
+        refuse(RELIC_NEEDS_CATEGORY, field="relic_category")
+    if not relic and content.relic_category:
+        refuse("Only Crusade Relics have a relic category.", field="relic_category")
+    if content.trait_table and content.kind != CustomContent.Kind.BATTLE_TRAIT:
+        refuse("Only Battle Traits belong to a traits table.", field="trait_table")
+    taken = CustomContent.objects.filter(
+        campaign_id=content.campaign_id, kind=content.kind, name__iexact=content.name
+    ).exclude(pk=content.pk)
+    if taken.exists():
+        refuse(
+            f"The campaign already has a {content.get_kind_display()} called that.", field="name"
+        )
+
+
+@transaction.atomic
+def add_custom_content(
+    *,
+    actor,
+    campaign: Campaign,
+    kind: str,
+    name: str,
+    effect: str = "",
+    relic_category: str = "",
+    trait_table: str = "",
+) -> CustomContent:
+    """A campaign's own Battle Trait, Battle Scar or Crusade Relic."""
+    campaign = _lock_campaign(campaign)
+    content = CustomContent(
+        campaign=campaign,
+        kind=kind,
+        name=name,
+        effect=effect,
+        relic_category=relic_category,
+        trait_table=trait_table,
+    )
+    _check_custom(content)
+    content.save()
+    record(
+        actor=actor,
+        action=HistoryAction.CUSTOM_CONTENT_ADDED,
+        summary=f"{content.get_kind_display()} {content.name} added to {campaign.name}",
+        campaign=campaign,
+        changed={k: [None, v] for k, v in snapshot(content, CUSTOM_FIELDS).items() if v},
+    )
+    return content
+
+
+@transaction.atomic
+def update_custom_content(*, actor, content: CustomContent, **values: str) -> CustomContent:
+    """Edit a campaign's own content. Cards that hold it keep the name they were given."""
+    unknown = set(values) - set(CUSTOM_FIELDS)
+    if unknown:
+        raise ValueError(f"not editable here: {sorted(unknown)}")
+    campaign = _lock_campaign(content.campaign)
+    content = CustomContent.objects.get(pk=content.pk)
+    diff = apply_changes(content, CUSTOM_FIELDS, values)
+    _check_custom(content)
+    if diff:
+        content.save(update_fields=list(diff))
+        record(
+            actor=actor,
+            action=HistoryAction.CUSTOM_CONTENT_CHANGED,
+            summary=f"{content.get_kind_display()} {content.name} changed in {campaign.name}",
+            campaign=campaign,
+            changed=diff,
+        )
+    return content
+
+
+@transaction.atomic
+def retire_custom_content(*, actor, content: CustomContent, reason: str = "") -> CustomContent:
+    """Stop offering a campaign's own content. It is never deleted: cards keep theirs."""
+    campaign = _lock_campaign(content.campaign)
+    content = CustomContent.objects.get(pk=content.pk)
+    if content.is_retired:
+        refuse(f"{content.name} has already been retired.")
+    content.retired_at = timezone.now()
+    content.save(update_fields=["retired_at"])
+    record(
+        actor=actor,
+        action=HistoryAction.CUSTOM_CONTENT_RETIRED,
+        summary=f"{content.get_kind_display()} {content.name} retired from {campaign.name}",
+        campaign=campaign,
+        reason=reason.strip(),
+    )
+    return content
