@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from campaign import services
+from campaign import rules, services
 from campaign.models import (
     Battle,
     Campaign,
@@ -270,6 +270,17 @@ def _settle(unit: Unit, how: str, **kwargs) -> None:
             services.settle_with_crusade_relic(actor=actor, promotion=promotion, **kwargs)
 
 
+def _trait(table: rules.TraitTable, *, roll: int) -> dict:
+    """The trait a D6 ``roll`` gives on ``table``, as the settle service takes it."""
+    return {"table": table, "trait": rules.BATTLE_TRAIT_TABLES[table][roll][0]}
+
+
+def _relic(category: rules.RelicCategory, number: int) -> str:
+    """The ``number``-th relic of ``category`` in the rulebook's list."""
+    names = [name for name, (cat, _) in rules.CRUSADE_RELICS.items() if cat is category]
+    return names[number - 1]
+
+
 def _seasoned(organiser, unit: Unit, xp: int) -> Unit:
     return services.correct_unit(
         actor=organiser,
@@ -292,14 +303,16 @@ def build_demo_campaign(users: dict) -> Campaign:
         description="A siege-world campaign for three players. Each week: one battle, "
         "one requisition, one story.",
     )
-    CustomContent.objects.create(
+    services.add_custom_content(
+        actor=organiser,
         campaign=campaign,
         kind=CustomContent.Kind.BATTLE_TRAIT,
         name="Breach Veterans",
-        trait_table="Infantry",
+        trait_table=rules.TraitTable.INFANTRY,
         effect="Re-roll Charge rolls against units in ruins.",
     )
-    CustomContent.objects.create(
+    services.add_custom_content(
+        actor=organiser,
         campaign=campaign,
         kind=CustomContent.Kind.BATTLE_SCAR,
         name="Shell-shocked",
@@ -350,14 +363,14 @@ def build_demo_campaign(users: dict) -> Campaign:
         },
         rolls={"Shadow Pack": 1},
     )
-    _settle(u["Lord Marshal Dreir"], "relic", relic="Vortex Grenade")
-    _settle(u["Siege Company Kappa"], "trait", table="Infantry", trait="Obdurate Obedience")
+    _settle(u["Lord Marshal Dreir"], "relic", relic=_relic(rules.RelicCategory.LEGENDARY, 2))
+    _settle(u["Siege Company Kappa"], "trait", **_trait(rules.TraitTable.INFANTRY, roll=3))
     _settle(
         u["Ragnar Frostmane"],
         "weapon",
         model_name="Ragnar Frostmane",
         weapon="Twin lightning claws",
-        modifications=("Master-worked", "Heirloom"),
+        modifications=(rules.WEAPON_MODIFICATIONS[4], rules.WEAPON_MODIFICATIONS[5]),
     )
 
     # 2-5. The Custodes' vault raids: the Prosecutors are ground down and lost.
@@ -385,9 +398,9 @@ def build_demo_campaign(users: dict) -> Campaign:
             },
             rolls={"Prosecutors of the Silent Sisterhood": 1},
         )
-        _settle(u["Aurelian the Blade"], "relic", relic="Sigil of Sol")
-        _settle(u["Ragnar Frostmane"], "trait", table="Character", trait="Born Hunter")
-        _settle(u["Fangblade"], "trait", table="Vehicle", trait="Elite Crew")
+        _settle(u["Aurelian the Blade"], "relic", relic=_relic(rules.RelicCategory.ANTIQUITY, 2))
+        _settle(u["Ragnar Frostmane"], "trait", **_trait(rules.TraitTable.CHARACTER, roll=2))
+        _settle(u["Fangblade"], "trait", **_trait(rules.TraitTable.VEHICLE, roll=4))
 
     # A requisition or two between battles.
     services.increase_supply_limit(actor=bruno.player, force=bruno)

@@ -193,7 +193,7 @@ class ForceQuerySet(models.QuerySet):
 
 
 class CrusadeForce(models.Model):
-    """An Order of Battle (R1)."""
+    """An Order of Battle: a player's Crusade force."""
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="forces"
@@ -244,7 +244,7 @@ class CrusadeForce(models.Model):
 
     @property
     def supply_used(self) -> int:
-        """R1.3: points of active units that count towards supply."""
+        """Points of active units that count towards supply."""
         annotated = getattr(self, "supply_used_total", None)
         if annotated is not None:
             return annotated
@@ -261,7 +261,7 @@ class CrusadeForce(models.Model):
         return self.campaign.house_rules if self.campaign_id else rules.DEFAULT_HOUSE_RULES
 
     def in_battle(self) -> bool:
-        """R6: requisitions are never bought while the force is in a battle in progress."""
+        """Whether the force is in a battle that has not been recorded yet."""
         return self.battle_entries.filter(battle__status=Battle.Status.IN_PROGRESS).exists()
 
 
@@ -292,7 +292,7 @@ def card_prefetches(prefix: str = "") -> list[models.Prefetch]:
 
 
 class Unit(models.Model):
-    """A Crusade card (R2)."""
+    """A Crusade card: one unit of an Order of Battle."""
 
     class Status(models.TextChoices):
         ACTIVE = "active", "On the Order of Battle"
@@ -426,7 +426,7 @@ class Unit(models.Model):
 
     @property
     def crusade_points(self) -> int:
-        """R7: derived from honours and scars, never typed in."""
+        """Derived from honours and scars by the rules, never typed in."""
         honours = self.active_honours()
         relics = [
             rules.RelicCategory(h.relic_category)

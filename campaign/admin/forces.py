@@ -387,7 +387,7 @@ class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
         return super().get_queryset(request).with_card_details()
 
     def has_change_permission(self, request: HttpRequest, obj: Unit | None = None) -> bool:
-        # A removed card stays readable but never changes again (R1.4).
+        # A removed card stays readable but never changes again.
         return super().has_change_permission(request, obj) and (obj is None or obj.is_active)
 
     def get_fieldsets(self, request: HttpRequest, obj: Unit | None = None):

@@ -9,7 +9,6 @@ from __future__ import annotations
 from django import forms
 
 from campaign import pictures, rules
-from campaign.models import Unit
 
 TEXTAREA = forms.Textarea(attrs={"rows": 3})
 

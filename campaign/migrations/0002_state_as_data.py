@@ -4,13 +4,15 @@ import campaign.rules.enums
 import functools
 from django.db import migrations, models
 
+from campaign.rules import Requisition
+
 # Values the rows were written with before history actions became a fixed list.
 RENAMED_ACTIONS = {
     "force_banner": "force_banner_changed",
     "unit_picture": "unit_picture_changed",
     "custom_content_removed": "custom_content_deleted",
 }
-RENOWNED_PREFIX = "Renowned Heroes: "
+RENOWNED_PREFIX = f"{Requisition.RENOWNED_HEROES.label}: "
 
 
 def forwards(apps, schema_editor):

@@ -9,7 +9,15 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from campaign import rules
-from campaign.models import Battle, Campaign, CrusadeForce, HistoryAction, HistoryEntry, Unit
+from campaign.models import (
+    Battle,
+    Campaign,
+    CrusadeForce,
+    CustomContent,
+    HistoryAction,
+    HistoryEntry,
+    Unit,
+)
 
 
 def refuse(message: str, *, field: str | None = None) -> None:
@@ -29,7 +37,7 @@ def rule_refusals(field: str | None = None) -> Iterator[None]:
 
 
 def lock_force(force: CrusadeForce | int) -> CrusadeForce:
-    """Re-read a force with its row locked until the transaction ends (R1.3, R1.5, R6)."""
+    """Re-read a force with its row locked until the transaction ends."""
     pk = force.pk if isinstance(force, CrusadeForce) else force
     return (
         CrusadeForce.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=pk)
@@ -60,6 +68,13 @@ def require_reason(reason: str, message: str) -> str:
     return reason
 
 
+def require_campaign_content(custom: CustomContent, unit: Unit, kind: str, *, field: str) -> None:
+    """``custom`` must be content of ``kind`` the unit's campaign still offers."""
+    if custom.kind != kind or custom.campaign_id != unit.force.campaign_id or custom.is_retired:
+        what = CustomContent.Kind(kind).label
+        refuse(f"That is not one of this campaign's {what}s.", field=field)
+
+
 def require_active(unit: Unit) -> None:
     if not unit.is_active:
         refuse(f"{unit.name} has been removed from the Order of Battle and cannot change.")
@@ -80,6 +95,13 @@ def apply_changes(obj: Any, fields: list[str] | tuple[str, ...], values: dict[st
     for key, value in values.items():
         setattr(obj, key, value)
     return changes(before, snapshot(obj, fields))
+
+
+def save_changes(obj: Any, diff: dict, *, actor, action, summary: str, **about) -> None:
+    """Save the fields in ``diff`` and write their history row; nothing when nothing changed."""
+    if diff:
+        obj.save(update_fields=list(diff))
+        record(actor=actor, action=action, summary=summary, changed=diff, **about)
 
 
 def real_user(actor):

@@ -1,4 +1,4 @@
-"""Battles: start, muster (R8), record the end (R9), Out of Action (R5) and void."""
+"""Battles: start, muster, record the end, Out of Action tests, and void."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from ._common import (
     record,
     refuse,
     require_active,
+    require_campaign_content,
     rule_refusals,
 )
 
@@ -527,12 +528,7 @@ def _new_scar(unit: Unit, scars, *, scar_name, custom, rng, now) -> BattleScar:
     held = {s.name for s in scars}
     effect = ""
     if custom is not None:
-        if (
-            custom.kind != CustomContent.Kind.BATTLE_SCAR
-            or custom.campaign_id != unit.force.campaign_id
-            or custom.is_retired
-        ):
-            refuse("That scar is not one of this campaign's Battle Scars.", field="scar_name")
+        require_campaign_content(custom, unit, CustomContent.Kind.BATTLE_SCAR, field="scar_name")
         scar_name, effect = custom.name, custom.effect
     elif scar_name:
         if scar_name not in rules.BATTLE_SCARS.values():

@@ -14,7 +14,7 @@ from campaign.models import (
     Membership,
 )
 
-from ._common import apply_changes, changes, record, refuse, snapshot
+from ._common import apply_changes, changes, record, refuse, save_changes, snapshot
 
 HOUSE_RULE_FIELDS = Campaign.HOUSE_RULE_FIELDS
 NEEDS_AN_ORGANISER = "A campaign needs at least one organiser."
@@ -64,15 +64,15 @@ def update_campaign_details(*, actor, campaign: Campaign, **values: str) -> Camp
         if not values["name"]:
             refuse("Give the campaign a name.", field="name")
     diff = apply_changes(campaign, Campaign.DETAIL_FIELDS, values)
-    if diff:
-        campaign.save(update_fields=list(diff))
-        record(
-            actor=actor,
-            action=HistoryAction.CAMPAIGN_EDITED,
-            summary=f"{campaign.name}: campaign details edited",
-            campaign=campaign,
-            changed=diff,
-        )
+    summary = f"{campaign.name}: campaign details edited"
+    save_changes(
+        campaign,
+        diff,
+        actor=actor,
+        action=HistoryAction.CAMPAIGN_EDITED,
+        summary=summary,
+        campaign=campaign,
+    )
     return campaign
 
 
@@ -219,15 +219,15 @@ def update_custom_content(*, actor, content: CustomContent, **values: str) -> Cu
     content = CustomContent.objects.get(pk=content.pk)
     diff = apply_changes(content, CUSTOM_FIELDS, values)
     _check_custom(content)
-    if diff:
-        content.save(update_fields=list(diff))
-        record(
-            actor=actor,
-            action=HistoryAction.CUSTOM_CONTENT_CHANGED,
-            summary=f"{content.get_kind_display()} {content.name} changed in {campaign.name}",
-            campaign=campaign,
-            changed=diff,
-        )
+    summary = f"{content.get_kind_display()} {content.name} changed in {campaign.name}"
+    save_changes(
+        content,
+        diff,
+        actor=actor,
+        action=HistoryAction.CUSTOM_CONTENT_CHANGED,
+        summary=summary,
+        campaign=campaign,
+    )
     return content
 
 

@@ -7,7 +7,7 @@ from django.db import transaction
 from campaign import rules
 from campaign.models import CARD_FIELDS, CrusadeForce, HistoryAction, Unit
 
-from ._common import apply_changes, fresh_unit, lock_force, record, refuse, require_reason
+from ._common import apply_changes, fresh_unit, lock_force, refuse, require_reason, save_changes
 
 FORCE_CORRECTABLE = CrusadeForce.TRACKED_FIELDS
 UNIT_CORRECTABLE = CARD_FIELDS.tracked
@@ -32,16 +32,11 @@ def correct_force(*, actor, force: CrusadeForce, reason: str, **values: int) -> 
             f"The units already use {force.supply_used} points; the Supply Limit cannot be lower.",
             field="supply_limit",
         )
-    if diff:
-        force.save(update_fields=list(diff))
-        record(
-            actor=actor,
-            action=HistoryAction.FORCE_CORRECTED,
-            summary=f"{force.name} corrected by an organiser",
-            force=force,
-            changed=diff,
-            reason=reason,
-        )
+    summary = f"{force.name} corrected by an organiser"
+    about = {"force": force, "reason": reason}
+    save_changes(
+        force, diff, actor=actor, action=HistoryAction.FORCE_CORRECTED, summary=summary, **about
+    )
     return force
 
 
@@ -75,14 +70,9 @@ def correct_unit(*, actor, unit: Unit, reason: str, **values) -> Unit:
         )
         if refusal:
             refuse(refusal, field="points")
-    if diff:
-        unit.save(update_fields=list(diff))
-        record(
-            actor=actor,
-            action=HistoryAction.UNIT_CORRECTED,
-            summary=f"{unit.name} corrected by an organiser",
-            unit=unit,
-            changed=diff,
-            reason=reason,
-        )
+    summary = f"{unit.name} corrected by an organiser"
+    about = {"unit": unit, "reason": reason}
+    save_changes(
+        unit, diff, actor=actor, action=HistoryAction.UNIT_CORRECTED, summary=summary, **about
+    )
     return unit

@@ -18,6 +18,7 @@ from ._common import (
     refuse,
     require_active,
     rule_refusals,
+    save_changes,
 )
 
 FORCE_NARRATIVE_FIELDS = CrusadeForce.NARRATIVE_FIELDS
@@ -96,15 +97,10 @@ def update_force_details(*, actor, force: CrusadeForce, **values: str) -> Crusad
             if not values[key]:
                 refuse("This can't be left empty.", field=key)
     diff = apply_changes(force, FORCE_NARRATIVE_FIELDS, values)
-    if diff:
-        force.save(update_fields=list(diff))
-        record(
-            actor=actor,
-            action=HistoryAction.FORCE_EDITED,
-            summary=f"{force.name}: details edited",
-            force=force,
-            changed=diff,
-        )
+    summary = f"{force.name}: details edited"
+    save_changes(
+        force, diff, actor=actor, action=HistoryAction.FORCE_EDITED, summary=summary, force=force
+    )
     return force
 
 
@@ -172,16 +168,20 @@ def update_unit_details(*, actor, unit: Unit, **values: str) -> Unit:
             refuse("Give the unit a name.", field="name")
         _check_name_free(unit.force, values["name"], exclude_pk=unit.pk)
     diff = apply_changes(unit, UNIT_FREE_FIELDS, values)
-    if diff:
-        unit.save(update_fields=list(diff))
-        record(
-            actor=actor,
-            action=HistoryAction.UNIT_EDITED,
-            summary=f"{unit.name}: card details edited",
-            unit=unit,
-            changed=diff,
-        )
+    summary = f"{unit.name}: card details edited"
+    save_changes(
+        unit, diff, actor=actor, action=HistoryAction.UNIT_EDITED, summary=summary, unit=unit
+    )
     return unit
+
+
+def _store_picture(obj, field: str, thumb_field: str, picture, thumbnail) -> dict:
+    """Put a processed picture and its thumbnail on ``obj``; returns the change."""
+    old = getattr(obj, field).name
+    setattr(obj, field, picture)
+    setattr(obj, thumb_field, thumbnail)
+    obj.save(update_fields=[field, thumb_field])
+    return {field: [old or None, getattr(obj, field).name]}
 
 
 @transaction.atomic
@@ -190,33 +190,26 @@ def set_unit_picture(*, actor, unit: Unit, picture, thumbnail) -> Unit:
     lock_force(unit.force_id)
     unit = fresh_unit(unit)
     require_active(unit)
-    old = unit.picture.name
-    unit.picture = picture
-    unit.thumbnail = thumbnail
-    unit.save(update_fields=["picture", "thumbnail"])
+    changed = _store_picture(unit, "picture", "thumbnail", picture, thumbnail)
+    summary = f"{unit.name}: new picture"
     record(
-        actor=actor,
-        action=HistoryAction.UNIT_PICTURE,
-        summary=f"{unit.name}: new picture",
-        unit=unit,
-        changed={"picture": [old or None, unit.picture.name]},
+        actor=actor, action=HistoryAction.UNIT_PICTURE, summary=summary, unit=unit, changed=changed
     )
     return unit
 
 
 @transaction.atomic
 def set_force_banner(*, actor, force: CrusadeForce, banner, thumbnail) -> CrusadeForce:
+    """Store a processed banner and its thumbnail on a force."""
     force = lock_force(force)
-    old = force.banner.name
-    force.banner = banner
-    force.banner_thumbnail = thumbnail
-    force.save(update_fields=["banner", "banner_thumbnail"])
+    changed = _store_picture(force, "banner", "banner_thumbnail", banner, thumbnail)
+    summary = f"{force.name}: new banner"
     record(
         actor=actor,
         action=HistoryAction.FORCE_BANNER,
-        summary=f"{force.name}: new banner",
+        summary=summary,
         force=force,
-        changed={"banner": [old or None, force.banner.name]},
+        changed=changed,
     )
     return force
 

@@ -8,7 +8,15 @@ from django.utils import timezone
 from campaign import rules
 from campaign.models import BattleHonour, CustomContent, HistoryAction, Promotion, Unit
 
-from ._common import fresh_unit, lock_force, record, refuse, require_active, rule_refusals
+from ._common import (
+    fresh_unit,
+    lock_force,
+    record,
+    refuse,
+    require_active,
+    require_campaign_content,
+    rule_refusals,
+)
 
 Category = BattleHonour.Category
 
@@ -137,17 +145,12 @@ def settle_with_battle_trait(
     replace: BattleHonour | None = None,
     rng=None,
 ) -> BattleHonour:
-    """R4.4: roll (re-rolling duplicates) or choose a Battle Trait, core or the campaign's."""
+    """Roll (re-rolling duplicates) or choose a Battle Trait, core or the campaign's."""
     promotion, unit = _start(promotion)
     replace = _check(unit, category=Category.BATTLE_TRAIT, replace=replace)
     held = {h.name for h in unit.active_honours() if h != replace}
     if custom is not None:
-        if (
-            custom.kind != CustomContent.Kind.BATTLE_TRAIT
-            or custom.campaign_id != unit.force.campaign_id
-            or custom.is_retired
-        ):
-            refuse("That trait is not one of this campaign's Battle Traits.", field="trait")
+        require_campaign_content(custom, unit, CustomContent.Kind.BATTLE_TRAIT, field="trait")
         name, effect, table = custom.name, custom.effect, custom.trait_table
     else:
         if table not in rules.BATTLE_TRAIT_TABLES:
@@ -186,7 +189,7 @@ def settle_with_weapon_modification(
     replace: BattleHonour | None = None,
     rng=None,
 ) -> BattleHonour:
-    """R4.6: two different modifications on one weapon not already modified or a relic."""
+    """Two different modifications on one weapon not already modified or a relic."""
     promotion, unit = _start(promotion)
     replace = _check(unit, category=Category.WEAPON_MODIFICATION, replace=replace)
     weapon, model_name = weapon.strip(), model_name.strip()
@@ -223,7 +226,7 @@ def settle_with_weapon_modification(
 
 
 def relics_in_force(unit: Unit) -> set[str]:
-    """R4.5: relic names already carried by active units of the same Order of Battle."""
+    """Relic names already carried by active units of the same Order of Battle."""
     return set(
         BattleHonour.objects.filter(
             unit__force_id=unit.force_id,
@@ -244,15 +247,10 @@ def settle_with_crusade_relic(
     weapon: str = "",
     replace: BattleHonour | None = None,
 ) -> BattleHonour:
-    """R4.5: a relic for a CHARACTER at the rank its category needs, once per force."""
+    """A relic for a CHARACTER at the rank its category needs, once per force."""
     promotion, unit = _start(promotion)
     if custom is not None:
-        if (
-            custom.kind != CustomContent.Kind.CRUSADE_RELIC
-            or custom.campaign_id != unit.force.campaign_id
-            or custom.is_retired
-        ):
-            refuse("That relic is not one of this campaign's Crusade Relics.", field="relic")
+        require_campaign_content(custom, unit, CustomContent.Kind.CRUSADE_RELIC, field="relic")
         relic, category, effect = (
             custom.name,
             rules.RelicCategory(custom.relic_category),

@@ -1,4 +1,4 @@
-"""The six core Requisitions (R6): cost, timing and eligibility asked of the rules engine."""
+"""The core Requisitions: cost, timing and eligibility asked of the rules engine."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from campaign.models import (
 )
 
 from ._common import (
+    apply_changes,
     fresh_unit,
     lock_force,
     real_user,
@@ -52,7 +53,7 @@ class RequisitionOption:
 
 
 def other_enhancements(force: CrusadeForce, *, excluding: Unit | None = None) -> int:
-    """R6.2: Enhancements already held by active units of the Order of Battle."""
+    """Enhancements already held by active units of the Order of Battle."""
     units = force.units.active().exclude(enhancement="")
     if excluding is not None:
         units = units.exclude(pk=excluding.pk)
@@ -95,11 +96,61 @@ def requisition_options(
     return options
 
 
-def _start(
-    req: rules.Requisition, *, force: CrusadeForce | int, unit: Unit | None
-) -> tuple[CrusadeForce, Unit | None, int]:
-    """Lock the force, re-read the unit and check the rules; returns the cost to pay."""
-    force = lock_force(force)
+@dataclass
+class _Purchase:
+    """A Requisition the rules allow: the locked force, the fresh unit and the cost."""
+
+    req: rules.Requisition
+    force: CrusadeForce
+    unit: Unit | None
+    cost: int
+
+    def pay(self, *, actor, summary: str, changed: dict, details: dict | None = None):
+        """Spend the RP, keep the purchase and write its history row."""
+        force = self.force
+        rp_before = force.rp
+        force.rp -= self.cost
+        force.save(update_fields=["rp", *(["supply_limit"] if "supply_limit" in changed else [])])
+        purchase = RequisitionPurchase.objects.create(
+            force=force,
+            unit=self.unit,
+            requisition=self.req.value,
+            cost=self.cost,
+            details=details or {},
+            bought_by=real_user(actor),
+        )
+        record(
+            actor=actor,
+            action=HistoryAction.for_requisition(self.req),
+            summary=f"{self.req.label} ({self.cost}RP): {summary}",
+            force=force,
+            unit=self.unit,
+            changed={"rp": [rp_before, force.rp], **changed},
+        )
+        return purchase
+
+    def check_points(self, new_points: int, field: str) -> None:
+        """A change of the unit's points must still fit in the Supply Limit."""
+        unit = self.unit
+        if not unit.counts_towards_supply or new_points <= unit.points:
+            return
+        with rule_refusals(field):
+            rules.check_supply(
+                supply_used=self.force.supply_used,
+                supply_limit=self.force.supply_limit,
+                extra_points=new_points - unit.points,
+            )
+
+    def change_unit(self, **values) -> dict:
+        """Set ``values`` on the unit and save them; returns what changed."""
+        diff = apply_changes(self.unit, tuple(values), values)
+        self.unit.save(update_fields=list(values))
+        return diff
+
+
+def _start(req: rules.Requisition, *, force=None, unit: Unit | None = None) -> _Purchase:
+    """Lock the force, re-read the unit and ask the rules; refuses with every reason."""
+    force = lock_force(force if unit is None else unit.force_id)
     if unit is not None:
         unit = fresh_unit(unit)
         require_active(unit)
@@ -119,66 +170,18 @@ def _start(
     cost = rules.requisition_cost(
         req, battle_honours=facts.battle_honours if facts else 0, other_enhancements=enhancements
     )
-    return force, unit, cost
-
-
-def _pay(
-    *,
-    actor,
-    req: rules.Requisition,
-    force: CrusadeForce,
-    unit: Unit | None,
-    cost: int,
-    summary: str,
-    changed: dict,
-    details: dict | None = None,
-) -> RequisitionPurchase:
-    rp_before = force.rp
-    force.rp -= cost
-    force.save(update_fields=["rp", *(["supply_limit"] if "supply_limit" in changed else [])])
-    purchase = RequisitionPurchase.objects.create(
-        force=force,
-        unit=unit,
-        requisition=req.value,
-        cost=cost,
-        details=details or {},
-        bought_by=real_user(actor),
-    )
-    record(
-        actor=actor,
-        action=HistoryAction.for_requisition(req),
-        summary=f"{req.label} ({cost}RP): {summary}",
-        force=force,
-        unit=unit,
-        changed={"rp": [rp_before, force.rp], **changed},
-    )
-    return purchase
-
-
-def _check_new_points(force: CrusadeForce, unit: Unit, new_points: int, field: str) -> None:
-    """R1.3: a change of points must still fit in the Supply Limit."""
-    if not unit.counts_towards_supply or new_points <= unit.points:
-        return
-    with rule_refusals(field):
-        rules.check_supply(
-            supply_used=force.supply_used,
-            supply_limit=force.supply_limit,
-            extra_points=new_points - unit.points,
-        )
+    return _Purchase(req, force, unit, cost)
 
 
 @transaction.atomic
 def increase_supply_limit(*, actor, force: CrusadeForce) -> RequisitionPurchase:
-    """R6.1: +200 (house) Supply Limit for 1RP."""
-    force, _, cost = _start(Req.INCREASE_SUPPLY_LIMIT, force=force, unit=None)
+    """More Supply Limit (by the campaign's house rules) for RP."""
+    buy = _start(Req.INCREASE_SUPPLY_LIMIT, force=force)
+    force = buy.force
     before = force.supply_limit
     force.supply_limit += force.house_rules.supply_limit_increase
-    return _pay(
+    return buy.pay(
         actor=actor,
-        req=Req.INCREASE_SUPPLY_LIMIT,
-        force=force,
-        unit=None,
-        cost=cost,
         summary=f"Supply Limit {before} -> {force.supply_limit}",
         changed={"supply_limit": [before, force.supply_limit]},
     )
@@ -193,23 +196,22 @@ def renowned_heroes(
     enhancement_points: int,
     promotion: Promotion | None = None,
 ) -> RequisitionPurchase:
-    """R6.2: an Enhancement for a CHARACTER, instead of a promotion's honour or at the start."""
+    """An Enhancement for a CHARACTER, instead of a promotion's honour or at the start."""
     enhancement = enhancement.strip()
     if not enhancement:
         refuse("Name the Enhancement.", field="enhancement")
-    force, unit, cost = _start(Req.RENOWNED_HEROES, force=unit.force_id, unit=unit)
+    buy = _start(Req.RENOWNED_HEROES, unit=unit)
+    unit = buy.unit
     new_points = unit.points + enhancement_points
-    _check_new_points(force, unit, new_points, "enhancement_points")
+    buy.check_points(new_points, "enhancement_points")
     pending = unit.pending_promotions()
     if promotion is not None and promotion.pk not in {p.pk for p in pending}:
         refuse("That promotion is not waiting to be settled.")
     if promotion is None and pending:
         promotion = pending[0]
-    old_points = unit.points
-    unit.enhancement = enhancement
-    unit.enhancement_points = enhancement_points
-    unit.points = new_points
-    unit.save(update_fields=["enhancement", "enhancement_points", "points"])
+    changed = buy.change_unit(
+        enhancement=enhancement, enhancement_points=enhancement_points, points=new_points
+    )
     if promotion is not None:
         Promotion.objects.filter(pk=promotion.pk).update(
             status=Promotion.Status.SETTLED,
@@ -217,14 +219,10 @@ def renowned_heroes(
             settled_with=enhancement,
             settled_at=timezone.now(),
         )
-    return _pay(
+    return buy.pay(
         actor=actor,
-        req=Req.RENOWNED_HEROES,
-        force=force,
-        unit=unit,
-        cost=cost,
         summary=f"{unit.name} gains the Enhancement {enhancement}",
-        changed={"points": [old_points, new_points], "enhancement": [None, enhancement]},
+        changed=changed,
         details={
             "enhancement": enhancement,
             "points": enhancement_points,
@@ -235,19 +233,23 @@ def renowned_heroes(
 
 @transaction.atomic
 def legendary_veterans(*, actor, unit: Unit) -> RequisitionPurchase:
-    """R6.3: lift a non-CHARACTER unit's 30XP cap and raise its honour limit to 6."""
-    force, unit, cost = _start(Req.LEGENDARY_VETERANS, force=unit.force_id, unit=unit)
-    unit.legendary_veteran = True
-    unit.save(update_fields=["legendary_veteran"])
-    return _pay(
+    """Lift a non-CHARACTER unit's XP cap and raise its honour limit."""
+    buy = _start(Req.LEGENDARY_VETERANS, unit=unit)
+    return buy.pay(
         actor=actor,
-        req=Req.LEGENDARY_VETERANS,
-        force=force,
-        unit=unit,
-        cost=cost,
-        summary=f"{unit.name} become Legendary Veterans",
-        changed={"legendary_veteran": [False, True]},
+        summary=f"{buy.unit.name} become {Req.LEGENDARY_VETERANS.label}",
+        changed=buy.change_unit(legendary_veteran=True),
     )
+
+
+def _honours_on(unit: Unit, weapons: set[str]) -> list[BattleHonour]:
+    """Weapon Modifications and relics on the named weapons (lower-case names)."""
+    kinds = (rules.HonourCategory.WEAPON_MODIFICATION, rules.HonourCategory.CRUSADE_RELIC)
+    return [
+        h
+        for h in unit.active_honours()
+        if h.weapon and h.weapon.strip().lower() in weapons and h.category in kinds
+    ]
 
 
 @transaction.atomic
@@ -259,38 +261,23 @@ def rearm_and_resupply(
     points: int,
     replaced_weapons: list[str] | tuple[str, ...] = (),
 ) -> RequisitionPurchase:
-    """R6.4: new wargear and points; modified or relic weapons replaced are lost (R4.7)."""
-    force, unit, cost = _start(Req.REARM_AND_RESUPPLY, force=unit.force_id, unit=unit)
-    _check_new_points(force, unit, points, "points")
+    """New wargear and points; modified or relic weapons that are replaced are lost."""
+    buy = _start(Req.REARM_AND_RESUPPLY, unit=unit)
+    buy.check_points(points, "points")
     replaced = {w.strip().lower() for w in replaced_weapons if w.strip()}
-    lost = [
-        h
-        for h in unit.active_honours()
-        if h.weapon
-        and h.weapon.strip().lower() in replaced
-        and h.category
-        in (rules.HonourCategory.WEAPON_MODIFICATION, rules.HonourCategory.CRUSADE_RELIC)
-    ]
+    lost = _honours_on(buy.unit, replaced)
     now = timezone.now()
     for honour in lost:
         honour.status = BattleHonour.Status.LOST
         honour.lost_at = now
-        honour.lost_reason = f"{honour.weapon} replaced by Rearm and Resupply"
+        honour.lost_reason = f"{honour.weapon} replaced by {Req.REARM_AND_RESUPPLY.label}"
         honour.save(update_fields=["status", "lost_at", "lost_reason"])
-    before = {"wargear": unit.wargear, "points": unit.points}
-    unit.wargear = wargear
-    unit.points = points
-    unit.save(update_fields=["wargear", "points"])
-    changed = {k: [v, getattr(unit, k)] for k, v in before.items() if v != getattr(unit, k)}
+    changed = buy.change_unit(wargear=wargear, points=points)
     if lost:
         changed["honours_lost"] = [[h.name for h in lost], []]
-    return _pay(
+    return buy.pay(
         actor=actor,
-        req=Req.REARM_AND_RESUPPLY,
-        force=force,
-        unit=unit,
-        cost=cost,
-        summary=f"{unit.name} rearmed"
+        summary=f"{buy.unit.name} rearmed"
         + (f"; lost {', '.join(h.name for h in lost)}" if lost else ""),
         changed=changed,
         details={"replaced_weapons": sorted(replaced), "honours_lost": [h.pk for h in lost]},
@@ -299,27 +286,23 @@ def rearm_and_resupply(
 
 @transaction.atomic
 def repair_and_recuperate(*, actor, unit: Unit, scar) -> RequisitionPurchase:
-    """R6.5: remove one Battle Scar (+1 Crusade point back)."""
-    force, unit, cost = _start(Req.REPAIR_AND_RECUPERATE, force=unit.force_id, unit=unit)
-    held = {s.pk: s for s in unit.active_scars()}
+    """Remove one Battle Scar (its Crusade point comes back)."""
+    buy = _start(Req.REPAIR_AND_RECUPERATE, unit=unit)
+    held = {s.pk: s for s in buy.unit.active_scars()}
     scar_pk = getattr(scar, "pk", scar)
     if scar_pk not in held:
-        refuse(f"{unit.name} does not bear that Battle Scar.", field="scar")
+        refuse(f"{buy.unit.name} does not bear that Battle Scar.", field="scar")
     scar = held[scar_pk]
-    points_before = unit.crusade_points
+    points_before = buy.unit.crusade_points
     scar.status = scar.Status.REPAIRED
     scar.removed_at = timezone.now()
     scar.save(update_fields=["status", "removed_at"])
-    unit = fresh_unit(unit)
-    return _pay(
+    buy.unit = fresh_unit(buy.unit)
+    return buy.pay(
         actor=actor,
-        req=Req.REPAIR_AND_RECUPERATE,
-        force=force,
-        unit=unit,
-        cost=cost,
-        summary=f"{unit.name} recovers from {scar.name}",
+        summary=f"{buy.unit.name} recovers from {scar.name}",
         changed={
-            "crusade_points": [points_before, unit.crusade_points],
+            "crusade_points": [points_before, buy.unit.crusade_points],
             "battle_scars": [scar.name, None],
         },
         details={"scar": scar.pk},
@@ -330,10 +313,11 @@ def repair_and_recuperate(*, actor, unit: Unit, scar) -> RequisitionPurchase:
 def fresh_recruits(
     *, actor, unit: Unit, models_added: int, points: int, models_description: str | None = None
 ) -> RequisitionPurchase:
-    """R6.6: more models, up to the datasheet maximum, within the Supply Limit."""
+    """More models, up to the datasheet maximum, within the Supply Limit."""
     if models_added < 1:
         refuse("Add at least one model.", field="models_added")
-    force, unit, cost = _start(Req.FRESH_RECRUITS, force=unit.force_id, unit=unit)
+    buy = _start(Req.FRESH_RECRUITS, unit=unit)
+    unit = buy.unit
     new_count = unit.model_count + models_added
     if unit.max_model_count is not None and new_count > unit.max_model_count:
         refuse(
@@ -343,20 +327,13 @@ def fresh_recruits(
         )
     if points < unit.points:
         refuse("More models cannot cost fewer points.", field="points")
-    _check_new_points(force, unit, points, "points")
-    before = {"model_count": unit.model_count, "points": unit.points}
-    unit.model_count = new_count
-    unit.points = points
+    buy.check_points(points, "points")
+    values = {"model_count": new_count, "points": points}
     if models_description is not None:
-        unit.models_description = models_description
-    unit.save(update_fields=["model_count", "points", "models_description"])
-    return _pay(
+        values["models_description"] = models_description
+    return buy.pay(
         actor=actor,
-        req=Req.FRESH_RECRUITS,
-        force=force,
-        unit=unit,
-        cost=cost,
         summary=f"{unit.name} gains {models_added} model(s)",
-        changed={k: [v, getattr(unit, k)] for k, v in before.items()},
+        changed=buy.change_unit(**values),
         details={"models_added": models_added},
     )

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from campaign import access
+from campaign import access, services
 from campaign.models import Campaign, CustomContent, HistoryEntry, Membership
 from tests.admin.helpers import form_data
 from tests.factories import make_force, make_user, reload
@@ -173,3 +173,88 @@ def test_it_offers_only_the_organisers_campaigns_for_custom_content(
     )
 
     assert list(form.fields["campaign"].queryset) == [campaign]
+
+
+def test_it_shows_the_last_organisers_refusal_on_that_members_row(organiser_client, campaign):
+    response = post_change(
+        organiser_client, campaign_url(campaign), **{"memberships-0-role": "player"}
+    )
+
+    inline = response.context["inline_admin_formsets"][0].formset
+    assert inline.forms[0].errors["role"] == ["A campaign needs at least one organiser."]
+
+
+def test_it_hands_the_campaign_to_a_new_organiser_in_one_save(organiser_client, campaign):
+    """The new organiser is named before the old one steps down, so the save is allowed."""
+    Membership.objects.create(campaign=campaign, user=make_user("alice"))
+
+    response = post_change(
+        organiser_client,
+        campaign_url(campaign),
+        **{"memberships-0-role": "player", "memberships-1-role": "organiser"},
+    )
+
+    assert response.status_code == 302
+    roles = dict(campaign.memberships.values_list("user__username", "role"))
+    assert roles == {"warmaster": "player", "alice": "organiser"}
+
+
+def test_it_calls_the_service_once_per_save(organiser_client, monkeypatch):
+    calls = []
+    create = services.create_campaign
+    monkeypatch.setattr(
+        services, "create_campaign", lambda **kwargs: calls.append(kwargs) or create(**kwargs)
+    )
+
+    response = organiser_client.post(
+        reverse("admin:campaign_campaign_add"),
+        {
+            "name": "Vigilus",
+            "starting_supply_limit": 1000,
+            "starting_rp": 5,
+            "rp_cap": 10,
+            "supply_limit_increase": 200,
+        },
+    )
+
+    assert response.status_code == 302
+    assert len(calls) == 1
+
+
+def test_it_retires_custom_content_from_its_page_with_a_reason(organiser_client, campaign):
+    scar = services.add_custom_content(
+        actor=campaign.memberships.get().user, campaign=campaign, kind="battle_scar", name="Gas"
+    )
+    url = reverse("admin:campaign_customcontent_retire", args=[scar.pk])
+
+    asked = organiser_client.get(url)
+    done = organiser_client.post(url, {"apply": "yes", "reason": "Nobody liked it"})
+
+    assert asked.status_code == 200
+    assert done.status_code == 302
+    assert CustomContent.objects.get(pk=scar.pk).is_retired
+    assert HistoryEntry.objects.get(action="custom_content_retired").reason == "Nobody liked it"
+
+
+def test_it_never_offers_to_delete_custom_content(organiser_client, campaign):
+    scar = services.add_custom_content(
+        actor=campaign.memberships.get().user, campaign=campaign, kind="battle_scar", name="Gas"
+    )
+
+    response = organiser_client.get(reverse("admin:campaign_customcontent_delete", args=[scar.pk]))
+
+    assert response.status_code == 403
+    assert CustomContent.objects.filter(pk=scar.pk).exists()
+
+
+def test_it_retires_custom_content_ticked_on_the_campaign_page(organiser_client, campaign):
+    services.add_custom_content(
+        actor=campaign.memberships.get().user, campaign=campaign, kind="battle_scar", name="Gas"
+    )
+
+    response = post_change(
+        organiser_client, campaign_url(campaign), **{"custom_content-0-retire": "on"}
+    )
+
+    assert response.status_code == 302
+    assert campaign.custom_content.get().is_retired

@@ -7,7 +7,7 @@ import pytest
 from django.core.files.base import ContentFile
 
 from campaign import rules, services
-from campaign.models import HistoryEntry
+from campaign.models import HistoryEntry, history_action_choices
 from campaign.services import UnitOutcome
 from tests.factories import make_campaign, make_user
 from tests.services.helpers import (
@@ -141,7 +141,28 @@ CALLS: dict[str, Callable[[World], object]] = {
     "correct_unit": lambda w: services.correct_unit(
         actor=w.actor, unit=w.squad, reason="Typo", xp=3
     ),
+    "update_campaign_details": lambda w: services.update_campaign_details(
+        actor=w.organiser, campaign=w.campaign, description="The siege of Vraks Prime"
+    ),
+    "change_member_role": lambda w: services.change_member_role(
+        actor=w.organiser, membership=w.campaign.memberships.get(user=w.actor), role="organiser"
+    ),
+    "add_custom_content": lambda w: services.add_custom_content(
+        actor=w.organiser, campaign=w.campaign, kind="battle_scar", name="Shell-shocked"
+    ),
+    "update_custom_content": lambda w: services.update_custom_content(
+        actor=w.organiser, content=custom_scar(w), effect="Cannot fire Overwatch."
+    ),
+    "retire_custom_content": lambda w: services.retire_custom_content(
+        actor=w.organiser, content=custom_scar(w), reason="Not used"
+    ),
 }
+
+
+def custom_scar(w: World):
+    return services.add_custom_content(
+        actor=w.organiser, campaign=w.campaign, kind="battle_scar", name="Gas-blinded"
+    )
 
 
 def test_it_covers_every_service_that_changes_state():
@@ -156,6 +177,8 @@ def test_it_covers_every_service_that_changes_state():
         "relics_in_force",
         "requisition_options",
         "battle_trait_choices",
+        "campaign_content",
+        "crusade_relic_choices",
         "units_with_pending_choices",
     }
     assert changers == set(CALLS)
@@ -174,6 +197,7 @@ def test_it_writes_a_history_row_naming_who_did_it(name):
     assert new.filter(actor=w.actor).exists() or new.filter(actor=w.organiser).exists()
     assert all(e.force_id or e.campaign_id for e in new)
     assert all(e.summary for e in new)
+    assert {e.action for e in new} <= set(dict(history_action_choices()))
 
 
 def test_it_records_supply_used_before_and_after_adding_a_unit():

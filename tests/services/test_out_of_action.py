@@ -238,7 +238,7 @@ def test_it_removes_a_unit_with_three_scars_and_no_honours_right_after_it_fails(
     squad, test = reload(squad), reload(test)
     assert squad.status == Unit.Status.REMOVED
     assert squad.removed_at is not None
-    assert squad.removed_reason == "Failed Out of Action with 3 scars and no honours"
+    assert squad.removed_reason == rules.REMOVED_FOR_GOOD
     assert (test.status, test.outcome) == ("done", "removed")
     assert reload(force).supply_used == used_before - squad.points
     assert reload(force).supply_limit == 1000
@@ -326,7 +326,7 @@ def test_it_refuses_a_battle_scar_from_another_campaign():
     squad = krieg_squad(krieg_force(campaign=make_campaign()))
     test = failed_test(squad)
 
-    with refused("That scar is not one of this campaign's Battle Scars."):
+    with refused("That is not one of this campaign's Battle Scars."):
         resolve(test, Outcome.BATTLE_SCAR, custom_scar=other)
 
 

@@ -166,7 +166,7 @@ def test_it_refuses_a_battle_trait_from_another_campaign():
     squad = krieg_squad(krieg_force(campaign=make_campaign()))
     promotion = pending_promotion(squad)
 
-    with refused("That trait is not one of this campaign's Battle Traits."):
+    with refused("That is not one of this campaign's Battle Traits."):
         settle_trait(promotion, custom=foreign)
 
 

@@ -243,9 +243,10 @@ def test_it_settles_a_promotion_with_renowned_heroes():
     )
 
     promotion = reload(promotion)
-    assert (promotion.status, promotion.settled_with) == (
+    assert (promotion.status, promotion.settled_by, promotion.settled_with) == (
         "settled",
-        "Renowned Heroes: Drill Commander",
+        rules.PromotionReward.RENOWNED_HEROES,
+        "Drill Commander",
     )
     assert not reload(leader).honours.exists()
     assert reload(leader).enhancement == "Drill Commander"
@@ -437,6 +438,7 @@ def test_it_charges_fresh_recruits_1rp_plus_1_per_2_honours(honours, cost):
         "rp": [5, 5 - cost],
         "model_count": [10, 20],
         "points": [70, 145],
+        "models_description": ["1 Watchmaster, 9 Troopers", "2 Watchmasters, 18 Troopers"],
     }
 
 

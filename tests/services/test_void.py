@@ -200,7 +200,7 @@ def test_it_refuses_to_void_a_battle_whose_promotion_became_an_enhancement():
     )
 
     with refused(
-        "A promotion from this battle was settled with Renowned Heroes; "
+        "A promotion from this battle was settled with an Enhancement; "
         "correct that Enhancement first, then void the battle."
     ):
         services.void_battle(actor=force.player, battle=done.battle, reason="Scored wrongly")

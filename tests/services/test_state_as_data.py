@@ -1,0 +1,91 @@
+"""State kept as data: open Out of Action tests, choice keys, and the data migration that
+turned old free-text state into fields."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from campaign import rules
+from campaign.models import CustomContent, OutOfActionTest
+from tests.factories import make_campaign, make_user
+from tests.services.helpers import commissar, destroyed_in_battle, krieg_force, krieg_squad
+
+
+@pytest.mark.django_db
+def test_it_lists_only_tests_waiting_for_a_roll_or_a_choice_as_open():
+    force = krieg_force()
+    leader = commissar(force)
+    waiting = destroyed_in_battle(krieg_squad(force, "1st Line"), leader=leader)
+    done = destroyed_in_battle(krieg_squad(force, "2nd Line"), leader=leader)
+    done.status = OutOfActionTest.Status.DONE
+    done.outcome = rules.OutOfAction.PASSED
+    done.save()
+
+    assert list(OutOfActionTest.objects.open()) == [waiting]
+    assert waiting.is_open and not done.is_open
+
+
+@pytest.mark.django_db
+def test_it_builds_and_reads_back_a_custom_content_choice_key():
+    content = CustomContent.objects.create(
+        campaign=make_campaign(), kind="battle_scar", name="Gas-blinded"
+    )
+
+    assert CustomContent.pk_from_choice_key(content.choice_key) == content.pk
+    assert CustomContent.pk_from_choice_key("Fatigued") is None
+    assert CustomContent.pk_from_choice_key("custom-") is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_moves_old_free_text_state_into_fields():
+    """Promotions settled by an Enhancement were marked by a text prefix, and three history
+    actions had other names: the migration rewrites both, and can be undone."""
+    executor = MigrationExecutor(connection)
+    executor.migrate([("campaign", "0001_initial")])
+    old = executor.loader.project_state([("campaign", "0001_initial")]).apps
+    user = old.get_model("auth", "User").objects.create(username="vell")
+    campaign = old.get_model("campaign", "Campaign").objects.create(name="Vraks", invite_code="x")
+    force = old.get_model("campaign", "CrusadeForce").objects.create(
+        player=user,
+        campaign=campaign,
+        name="Krieg",
+        faction="Astra",
+        supply_limit=1000,
+        rp=5,
+        rp_cap=10,
+    )
+    unit = old.get_model("campaign", "Unit").objects.create(
+        force=force, name="Vell", datasheet="Commissar", points=65, faction_keywords="Astra"
+    )
+    Promotion = old.get_model("campaign", "Promotion")
+    heroes = Promotion.objects.create(
+        unit=unit, rank=1, status="settled", settled_with="Renowned Heroes: Drill Commander"
+    )
+    honour = Promotion.objects.create(
+        unit=unit, rank=2, status="settled", settled_with="Headhunters"
+    )
+    old.get_model("campaign", "HistoryEntry").objects.create(
+        action="unit_picture", summary="New picture", force=force
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("campaign", "0002_state_as_data")])
+    new = executor.loader.project_state([("campaign", "0002_state_as_data")]).apps
+    settled = dict(new.get_model("campaign", "Promotion").objects.values_list("pk", "settled_by"))
+    names = dict(new.get_model("campaign", "Promotion").objects.values_list("pk", "settled_with"))
+    actions = set(
+        new.get_model("campaign", "HistoryEntry").objects.values_list("action", flat=True)
+    )
+
+    assert settled == {heroes.pk: "renowned_heroes", honour.pk: "battle_honour"}
+    assert names == {heroes.pk: "Drill Commander", honour.pk: "Headhunters"}
+    assert actions == {"unit_picture_changed"}
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("campaign", "0001_initial")])
+    assert set(
+        old.get_model("campaign", "Promotion").objects.values_list("settled_with", flat=True)
+    ) == {"Renowned Heroes: Drill Commander", "Headhunters"}
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    make_user("after-the-migration")  # the latest schema is back for the next test
