@@ -431,7 +431,7 @@ def build_demo_campaign(users: dict) -> Campaign:
 
 def demo_summary(campaign: Campaign) -> list[str]:
     lines = []
-    for force in campaign.forces.with_supply_used().select_related("player").order_by("name"):
+    for force in campaign.forces.select_related("player").order_by("name"):
         lines.append(
             f"  {force.player.username:<10} {force.name} ({force.supply_used}/"
             f"{force.supply_limit} points, {force.rp}RP, {force.battle_tally} battles)"

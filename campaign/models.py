@@ -12,7 +12,7 @@ from functools import partial
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q, Sum
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -183,13 +183,8 @@ class CustomContent(models.Model):
 
 class ForceQuerySet(models.QuerySet):
     def with_supply_used(self) -> ForceQuerySet:
-        return self.annotate(
-            supply_used_total=Sum(
-                "units__points",
-                filter=Q(units__status="active", units__counts_towards_supply=True),
-                default=0,
-            )
-        )
+        """Kept while callers move over: Supply Used is now a stored total on the force."""
+        return self
 
 
 class CrusadeForce(models.Model):
@@ -217,8 +212,17 @@ class CrusadeForce(models.Model):
     banner = models.ImageField(upload_to="banners/", blank=True)
     banner_thumbnail = models.ImageField(upload_to="banners/thumbs/", blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # Totals over the active units, stored so that standings and lists read them in one
+    # query whatever the campaign's size. Only `services.refresh_totals` writes them.
+    supply_used = models.PositiveIntegerField(
+        default=0, editable=False, help_text="Points of the active units that count."
+    )
+    crusade_points = models.IntegerField(default=0, editable=False)
+    unit_count = models.PositiveIntegerField("units", default=0, editable=False)
 
     objects = ForceQuerySet.as_manager()
+
+    TOTAL_FIELDS = ("supply_used", "crusade_points", "unit_count")
 
     STORY_FIELDS = ("goals", "victories_notes", "vendettas", "background")
     NARRATIVE_FIELDS = ("name", "faction", *STORY_FIELDS)
@@ -235,22 +239,21 @@ class CrusadeForce(models.Model):
                 condition=Q(victories__lte=F("battle_tally")), name="force_victories_le_battles"
             ),
         ]
+        indexes = [
+            models.Index(
+                "campaign",
+                F("victories").desc(),
+                F("crusade_points").desc(),
+                "name",
+                name="force_standings",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
 
     def get_absolute_url(self) -> str:
         return reverse("force_detail", args=[self.pk])
-
-    @property
-    def supply_used(self) -> int:
-        """Points of active units that count towards supply."""
-        annotated = getattr(self, "supply_used_total", None)
-        if annotated is not None:
-            return annotated
-        return self.units.filter(status=Unit.Status.ACTIVE, counts_towards_supply=True).aggregate(
-            total=Sum("points", default=0)
-        )["total"]
 
     @property
     def supply_free(self) -> int:
@@ -889,6 +892,8 @@ class HistoryEntry(models.Model):
         indexes = [
             models.Index(fields=["force", "-created_at"]),
             models.Index(fields=["unit", "-created_at"]),
+            models.Index(fields=["-created_at", "-id"], name="history_newest_first"),
+            models.Index(fields=["campaign", "-created_at", "-id"], name="history_campaign_newest"),
         ]
 
     def __str__(self) -> str:

@@ -257,16 +257,9 @@ class ForceAdmin(OrganiserAdmin):
         ("Narrative", {"fields": ["goals", "victories_notes", "vendettas", "background"]}),
     ]
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return super().get_queryset(request).with_supply_used()
-
-    @admin.display(description="Supply Used / Limit", ordering="supply_used_total")
+    @admin.display(description="Supply Used / Limit", ordering="supply_used")
     def supply(self, force: CrusadeForce) -> str:
         return f"{force.supply_used} / {force.supply_limit}"
-
-    @admin.display(description="Supply Used")
-    def supply_used(self, force: CrusadeForce) -> int:
-        return force.supply_used
 
     @admin.display(description="RP / cap", ordering="rp")
     def requisition_points(self, force: CrusadeForce) -> str:

@@ -18,10 +18,12 @@ from .scope import campaign_filter
 class HistoryAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "actor", "action", "summary", "force", "unit", "battle_column"]
     list_select_related = ["actor", "force", "unit", "battle"]
-    list_filter = ["action", campaign_filter(HistoryEntry)]
+    list_filter = ["action", campaign_filter(HistoryEntry), "created_at"]
     search_fields = ["summary", "force__name", "unit__name", "actor__username"]
     search_help_text = "Summary, force name, unit name or username."
-    date_hierarchy = "created_at"
+    # A date list over every row would cost a scan of the whole history; filter by
+    # period instead, and show the count of the page only.
+    show_full_result_count = False
     fields = [
         "created_at",
         "actor",

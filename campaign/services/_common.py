@@ -54,6 +54,29 @@ def lock_forces(pks: list[int]) -> dict[int, CrusadeForce]:
     return {f.pk: f for f in forces.order_by("pk")}
 
 
+def force_totals(force: CrusadeForce) -> dict[str, int]:
+    """Supply Used, Crusade points and unit count of the force's active units, derived from
+    its cards by the rules (the values `refresh_totals` stores)."""
+    units = list(Unit.objects.active().filter(force=force).with_card_details())
+    return {
+        "supply_used": sum(u.points for u in units if u.counts_towards_supply),
+        "crusade_points": sum(u.crusade_points for u in units),
+        "unit_count": len(units),
+    }
+
+
+def refresh_totals(force: CrusadeForce) -> dict[str, list[int]]:
+    """Store the force's totals again after its cards changed; returns what changed.
+
+    Every service that changes a card's points, status, honours or scars calls this
+    inside its transaction, with the force locked.
+    """
+    diff = apply_changes(force, CrusadeForce.TOTAL_FIELDS, force_totals(force))
+    if diff:
+        force.save(update_fields=list(diff))
+    return diff
+
+
 def fresh_unit(unit: Unit | int) -> Unit:
     """Re-read a unit inside the transaction (after its force has been locked)."""
     pk = unit.pk if isinstance(unit, Unit) else unit
@@ -109,7 +132,7 @@ def real_user(actor):
     return actor if getattr(actor, "is_authenticated", False) else None
 
 
-def record(
+def history_row(
     *,
     actor,
     action: HistoryAction | str,
@@ -121,7 +144,7 @@ def record(
     changed: dict[str, list[Any]] | None = None,
     reason: str = "",
 ) -> HistoryEntry:
-    """Write one history row: who did what, to which objects, with the numbers.
+    """One history row, not yet saved: who did what, to which objects, with the numbers.
 
     The force and campaign are taken from ids already loaded, never fetched again.
     """
@@ -134,7 +157,7 @@ def record(
         campaign_id = unit.force.campaign_id
     else:
         campaign_id = None
-    return HistoryEntry.objects.create(
+    return HistoryEntry(
         actor=real_user(actor),
         action=action,
         summary=summary[:500],
@@ -145,3 +168,10 @@ def record(
         unit=unit,
         battle=battle,
     )
+
+
+def record(**row: Any) -> HistoryEntry:
+    """Write one history row (the arguments of `history_row`)."""
+    entry = history_row(**row)
+    entry.save()
+    return entry

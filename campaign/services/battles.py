@@ -19,6 +19,7 @@ from campaign.models import (
     CrusadeForce,
     CustomContent,
     HistoryAction,
+    HistoryEntry,
     OutOfActionTest,
     Promotion,
     Unit,
@@ -26,15 +27,19 @@ from campaign.models import (
 )
 
 from ._common import (
+    changes,
     fresh_unit,
+    history_row,
     lock_force,
     lock_forces,
     real_user,
     record,
+    refresh_totals,
     refuse,
     require_active,
     require_campaign_content,
     rule_refusals,
+    snapshot,
 )
 
 RESULTS = frozenset(result.value for result in rules.BattleResult)
@@ -244,6 +249,56 @@ class ForceGain:
     units: list[UnitGain] = field(default_factory=list)
 
 
+def _armies(battle: Battle) -> dict[int, list[BattleUnit]]:
+    """Every side's army with the cards the rules need, in a fixed number of queries."""
+    entries = (
+        BattleUnit.objects.filter(participant__battle=battle)
+        .select_related("unit", "unit__force")
+        .prefetch_related(*card_prefetches("unit__"))
+        .order_by("pk")
+    )
+    armies: dict[int, list[BattleUnit]] = {}
+    for entry in entries:
+        armies.setdefault(entry.participant_id, []).append(entry)
+    return armies
+
+
+def _unit_gain(entry: BattleUnit, outcome: UnitOutcome) -> UnitGain:
+    """What the rules give one unit for the battle (XP, caps, ranks), checking its outcome."""
+    unit = entry.unit
+    if outcome.enemy_units_destroyed < 0 or outcome.bonus_xp < 0:
+        refuse("Tallies and bonus XP cannot be negative.")
+    if outcome.bonus_xp and not outcome.bonus_xp_reason.strip():
+        refuse(f"Say why {unit.name} earned bonus XP.", field="bonus_xp_reason")
+    if outcome.marked_for_greatness:
+        refusal = rules.marked_for_greatness_refusal(unit.facts(pending_promotions=0))
+        if refusal:
+            refuse(refusal, field="marked_for_greatness")
+    raw = rules.battle_xp_gained(
+        tally_before=unit.units_destroyed,
+        enemy_units_destroyed=outcome.enemy_units_destroyed,
+        marked_for_greatness=outcome.marked_for_greatness,
+        bonus_xp=outcome.bonus_xp,
+    )
+    xp_after = rules.add_xp(
+        unit.xp,
+        raw,
+        is_character=unit.is_character,
+        legendary_veteran=unit.legendary_veteran,
+        no_xp=unit.no_xp,
+    )
+    return UnitGain(
+        entry=entry,
+        outcome=outcome,
+        xp_before=unit.xp,
+        xp_after=xp_after,
+        rank_before=rules.rank_for_xp(unit.xp),
+        rank_after=rules.rank_for_xp(xp_after),
+        promotions=rules.ranks_gained(unit.xp, xp_after),
+        out_of_action=outcome.destroyed,
+    )
+
+
 def _plan(
     battle: Battle, *, results: dict[int, str], outcomes: dict[int, UnitOutcome]
 ) -> list[ForceGain]:
@@ -253,6 +308,7 @@ def _plan(
     participants = list(
         battle.participants.select_related("force", "force__campaign").order_by("pk")
     )
+    armies = _armies(battle)
     plan = []
     for participant in participants:
         force = participant.force
@@ -267,49 +323,9 @@ def _plan(
             rp_before=force.rp,
             rp_after=rules.add_rp(force.rp, rules.RP_PER_BATTLE, cap=force.rp_cap),
         )
-        entries = participant.army.select_related("unit").prefetch_related(
-            *card_prefetches("unit__")
-        )
-        marked = 0
-        for entry in entries:
-            outcome = outcomes.get(entry.pk, UnitOutcome())
-            unit = entry.unit
-            if outcome.enemy_units_destroyed < 0 or outcome.bonus_xp < 0:
-                refuse("Tallies and bonus XP cannot be negative.")
-            if outcome.bonus_xp and not outcome.bonus_xp_reason.strip():
-                refuse(f"Say why {unit.name} earned bonus XP.", field="bonus_xp_reason")
-            facts = unit.facts(pending_promotions=0)
-            if outcome.marked_for_greatness:
-                marked += 1
-                refusal = rules.marked_for_greatness_refusal(facts)
-                if refusal:
-                    refuse(refusal, field="marked_for_greatness")
-            raw = rules.battle_xp_gained(
-                tally_before=unit.units_destroyed,
-                enemy_units_destroyed=outcome.enemy_units_destroyed,
-                marked_for_greatness=outcome.marked_for_greatness,
-                bonus_xp=outcome.bonus_xp,
-            )
-            xp_after = rules.add_xp(
-                unit.xp,
-                raw,
-                is_character=unit.is_character,
-                legendary_veteran=unit.legendary_veteran,
-                no_xp=unit.no_xp,
-            )
-            gain.units.append(
-                UnitGain(
-                    entry=entry,
-                    outcome=outcome,
-                    xp_before=unit.xp,
-                    xp_after=xp_after,
-                    rank_before=rules.rank_for_xp(unit.xp),
-                    rank_after=rules.rank_for_xp(xp_after),
-                    promotions=rules.ranks_gained(unit.xp, xp_after),
-                    out_of_action=outcome.destroyed,
-                )
-            )
-        if marked > 1:
+        army = armies.get(participant.pk, [])
+        gain.units = [_unit_gain(e, outcomes.get(e.pk, UnitOutcome())) for e in army]
+        if sum(1 for g in gain.units if g.outcome.marked_for_greatness) > 1:
             refuse(
                 f"{force.name} can Mark only one unit for Greatness.", field="marked_for_greatness"
             )
@@ -324,16 +340,48 @@ def preview_battle_end(
     return _plan(battle, results=results, outcomes=outcomes)
 
 
+UNIT_TALLIES = ["xp", "battles_played", "battles_survived", "units_destroyed"]
+ENTRY_RESULTS = [
+    "destroyed",
+    "enemy_units_destroyed",
+    "marked_for_greatness",
+    "bonus_xp",
+    "bonus_xp_reason",
+    "xp_before",
+    "xp_after",
+    "promotions_earned",
+]
+
+
+@dataclass
+class _Writes:
+    """Rows a battle's end writes, gathered so each table is written in one query."""
+
+    units: list[Unit] = field(default_factory=list)
+    entries: list[BattleUnit] = field(default_factory=list)
+    promotions: list[Promotion] = field(default_factory=list)
+    tests: list[OutOfActionTest] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+
+    def save(self) -> None:
+        Unit.objects.bulk_update(self.units, UNIT_TALLIES)
+        BattleUnit.objects.bulk_update(self.entries, ENTRY_RESULTS)
+        Promotion.objects.bulk_create(self.promotions)
+        OutOfActionTest.objects.bulk_create(self.tests)
+        HistoryEntry.objects.bulk_create(self.history)
+
+
 @transaction.atomic
 def record_battle_end(
     *, actor, battle: Battle, results: dict[int, str], outcomes: dict[int, UnitOutcome]
 ) -> list[ForceGain]:
     """Everything a battle's end changes, in one transaction: tallies, RP, XP, promotions
-    and Out of Action tests."""
+    and Out of Action tests. The number of queries does not grow with the armies."""
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     lock_forces(list(battle.participants.values_list("force_id", flat=True)))
     plan = _plan(battle, results=results, outcomes=outcomes)
     now = timezone.now()
+    writes = _Writes()
     for gain in plan:
         participant, force = gain.participant, gain.participant.force
         before = {"battle_tally": force.battle_tally, "victories": force.victories, "rp": force.rp}
@@ -344,36 +392,34 @@ def record_battle_end(
         participant.result = gain.result
         participant.rp_before, participant.rp_after = gain.rp_before, gain.rp_after
         participant.save(update_fields=["result", "rp_before", "rp_after"])
-        record(
-            actor=actor,
-            action=HistoryAction.BATTLE_RECORDED,
-            summary=f"{force.name}: {participant.get_result_display()}, "
-            f"+{gain.rp_after - gain.rp_before}RP",
-            force=force,
-            battle=battle,
-            changed={k: [v, getattr(force, k)] for k, v in before.items()},
+        writes.history.append(
+            history_row(
+                actor=actor,
+                action=HistoryAction.BATTLE_RECORDED,
+                summary=f"{force.name}: {participant.get_result_display()}, "
+                f"+{gain.rp_after - gain.rp_before}RP",
+                force=force,
+                battle=battle,
+                changed={k: [v, getattr(force, k)] for k, v in before.items()},
+            )
         )
         for unit_gain in gain.units:
-            _apply_unit_gain(actor=actor, battle=battle, gain=unit_gain, now=now)
+            _apply_unit_gain(actor=actor, battle=battle, gain=unit_gain, now=now, writes=writes)
+    writes.save()
     battle.status = Battle.Status.COMPLETED
     battle.completed_at = now
     battle.save(update_fields=["status", "completed_at"])
     return plan
 
 
-def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now) -> None:
+def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now, writes: _Writes) -> None:
     entry, outcome, unit = gain.entry, gain.outcome, gain.entry.unit
-    before = {
-        "xp": unit.xp,
-        "battles_played": unit.battles_played,
-        "battles_survived": unit.battles_survived,
-        "units_destroyed": unit.units_destroyed,
-    }
+    before = snapshot(unit, UNIT_TALLIES)
     unit.xp = gain.xp_after
     unit.battles_played += 1
     unit.battles_survived += 0 if outcome.destroyed else 1
     unit.units_destroyed += outcome.enemy_units_destroyed
-    unit.save(update_fields=list(before))
+    writes.units.append(unit)
     entry.destroyed = outcome.destroyed
     entry.enemy_units_destroyed = outcome.enemy_units_destroyed
     entry.marked_for_greatness = outcome.marked_for_greatness
@@ -381,31 +427,34 @@ def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now) -> None:
     entry.bonus_xp_reason = outcome.bonus_xp_reason.strip()
     entry.xp_before, entry.xp_after = gain.xp_before, gain.xp_after
     entry.promotions_earned = gain.promotions
-    entry.save()
-    reached = rules.rank_for_xp(gain.xp_before)
+    writes.entries.append(entry)
+    reached = gain.rank_before
     for _ in range(gain.promotions):
         reached = rules.Rank(reached + 1)
-        Promotion.objects.create(unit=unit, rank=reached, battle=battle, created_at=now)
+        writes.promotions.append(Promotion(unit=unit, rank=reached, battle=battle, created_at=now))
     if outcome.destroyed:
-        test = OutOfActionTest.objects.create(battle_unit=entry, unit=unit, created_at=now)
+        test = OutOfActionTest(battle_unit=entry, unit=unit, created_at=now)
         if unit.no_xp:  # passes without a roll
             test.status = OutOfActionTest.Status.DONE
-            test.outcome = OutOfActionTest.Outcome.PASSED
+            test.outcome = rules.OutOfAction.PASSED
             test.resolved_at = now
-            test.save(update_fields=["status", "outcome", "resolved_at"])
+        writes.tests.append(test)
     notes = []
     if gain.promotions:
         notes.append(f"promoted to {gain.rank_after.label}")
     if outcome.destroyed:
         notes.append("destroyed")
-    record(
-        actor=actor,
-        action=HistoryAction.UNIT_BATTLE_RECORDED,
-        summary=f"{unit.name}: +{gain.xp_gained}XP" + (f", {', '.join(notes)}" if notes else ""),
-        unit=unit,
-        battle=battle,
-        changed={k: [v, getattr(unit, k)] for k, v in before.items() if v != getattr(unit, k)},
-        reason=outcome.bonus_xp_reason,
+    writes.history.append(
+        history_row(
+            actor=actor,
+            action=HistoryAction.UNIT_BATTLE_RECORDED,
+            summary=f"{unit.name}: +{gain.xp_gained}XP"
+            + (f", {', '.join(notes)}" if notes else ""),
+            unit=unit,
+            battle=battle,
+            changed=changes(before, snapshot(unit, UNIT_TALLIES)),
+            reason=outcome.bonus_xp_reason,
+        )
     )
 
 
@@ -512,6 +561,7 @@ def resolve_out_of_action(
     test.status, test.resolved_at = OutOfActionTest.Status.DONE, now
     test.save()
     unit = fresh_unit(unit)
+    refresh_totals(unit.force)
     record(
         actor=actor,
         action=HistoryAction.OUT_OF_ACTION_RESOLVED,
@@ -599,6 +649,8 @@ def void_battle(*, actor, battle: Battle, reason: str) -> Battle:
                 battle=battle,
                 reason=reason,
             )
+    for force in forces.values():
+        refresh_totals(force)
     battle.status, battle.voided_at, battle.void_reason = Battle.Status.VOIDED, now, reason
     battle.save(update_fields=["status", "voided_at", "void_reason"])
     return battle

@@ -7,7 +7,15 @@ from django.db import transaction
 from campaign import rules
 from campaign.models import CARD_FIELDS, CrusadeForce, HistoryAction, Unit
 
-from ._common import apply_changes, fresh_unit, lock_force, refuse, require_reason, save_changes
+from ._common import (
+    apply_changes,
+    fresh_unit,
+    lock_force,
+    refresh_totals,
+    refuse,
+    require_reason,
+    save_changes,
+)
 
 FORCE_CORRECTABLE = CrusadeForce.TRACKED_FIELDS
 UNIT_CORRECTABLE = CARD_FIELDS.tracked
@@ -75,4 +83,5 @@ def correct_unit(*, actor, unit: Unit, reason: str, **values) -> Unit:
     save_changes(
         unit, diff, actor=actor, action=HistoryAction.UNIT_CORRECTED, summary=summary, **about
     )
+    refresh_totals(force)
     return unit

@@ -15,6 +15,7 @@ from ._common import (
     fresh_unit,
     lock_force,
     record,
+    refresh_totals,
     refuse,
     require_active,
     rule_refusals,
@@ -135,7 +136,9 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
             )
     values = dataclasses.asdict(unit)
     values["name"] = name
+    used_before = force.supply_used
     card = Unit.objects.create(force=force, xp=0, **values)
+    refresh_totals(force)
     record(
         actor=actor,
         action=HistoryAction.UNIT_ADDED,
@@ -143,14 +146,10 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
         unit=card,
         force=force,
         changed={
-            "supply_used": [force.supply_used - _supply(card), force.supply_used],
+            "supply_used": [used_before, force.supply_used],
         },
     )
     return card
-
-
-def _supply(unit: Unit) -> int:
-    return unit.points if unit.counts_towards_supply else 0
 
 
 @transaction.atomic
@@ -231,6 +230,7 @@ def remove_unit(*, actor, unit: Unit, reason: str) -> Unit:
     unit.removed_at = timezone.now()
     unit.removed_reason = reason
     unit.save(update_fields=["status", "removed_at", "removed_reason"])
+    refresh_totals(force)
     record(
         actor=actor,
         action=HistoryAction.UNIT_REMOVED,
@@ -240,7 +240,7 @@ def remove_unit(*, actor, unit: Unit, reason: str) -> Unit:
         reason=reason,
         changed={
             "status": [Unit.Status.ACTIVE, Unit.Status.REMOVED],
-            "supply_used": [used_before, used_before - _supply(unit)],
+            "supply_used": [used_before, force.supply_used],
         },
     )
     return unit

@@ -12,6 +12,7 @@ from ._common import (
     fresh_unit,
     lock_force,
     record,
+    refresh_totals,
     refuse,
     require_active,
     require_campaign_content,
@@ -72,6 +73,7 @@ def _grant(*, actor, promotion: Promotion, unit: Unit, replace: BattleHonour | N
     promotion.settled_with = honour.name
     promotion.save(update_fields=["status", "settled_at", "settled_by", "settled_with"])
     unit = fresh_unit(unit)
+    refresh_totals(unit.force)
     record(
         actor=actor,
         action=HistoryAction.HONOUR_GAINED,

@@ -23,6 +23,7 @@ from ._common import (
     lock_force,
     real_user,
     record,
+    refresh_totals,
     refuse,
     require_active,
     rule_refusals,
@@ -108,6 +109,7 @@ class _Purchase:
     def pay(self, *, actor, summary: str, changed: dict, details: dict | None = None):
         """Spend the RP, keep the purchase and write its history row."""
         force = self.force
+        refresh_totals(force)
         rp_before = force.rp
         force.rp -= self.cost
         force.save(update_fields=["rp", *(["supply_limit"] if "supply_limit" in changed else [])])

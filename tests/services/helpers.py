@@ -32,6 +32,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.services import UnitOutcome
+from campaign.services._common import refresh_totals
 from tests.factories import make_character, make_force, make_unit, make_user
 
 _names = itertools.count(1)
@@ -253,11 +254,14 @@ def grant_weapon_mods(unit: Unit, weapon: str, mods=("Brutal", "Precise")) -> Ba
 
 
 def old_scars(unit: Unit, *names: str) -> list[BattleScar]:
-    """Battle Scars from earlier failed Out of Action tests, written directly."""
-    return [
+    """Battle Scars from earlier failed Out of Action tests, written directly (with the
+    force's stored totals brought up to date, as the services would)."""
+    scars = [
         BattleScar.objects.create(unit=unit, name=n, effect=rules.BATTLE_SCAR_EFFECTS[n])
         for n in names
     ]
+    refresh_totals(unit.force)
+    return scars
 
 
 class Dice:

@@ -1,0 +1,61 @@
+"""Recording a battle's end costs the same number of queries whatever the armies' size."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from campaign import services
+from campaign.models import HistoryEntry, OutOfActionTest, Promotion
+from campaign.services import UnitOutcome
+from tests.factories import make_character, make_unit
+from tests.services.helpers import go_to_battle, krieg_force, plague_force, set_rp
+
+pytestmark = pytest.mark.django_db
+
+MOST_QUERIES = 60
+"""The budget for recording a battle between two armies, however large."""
+
+
+def army(force, size: int) -> list:
+    """A CHARACTER and ``size - 1`` squads of different datasheets, within the Supply Limit."""
+    services.correct_force(
+        actor=force.player, force=force, reason="A big army", supply_limit=100 * size
+    )
+    units = [make_character(force, name="Warlord", faction_keywords=force.faction)]
+    units += [
+        make_unit(
+            force,
+            name=f"Squad {i}",
+            datasheet=f"Squad type {i}",
+            points=60,
+            faction_keywords=force.faction,
+        )
+        for i in range(1, size)
+    ]
+    return units
+
+
+def queries_to_record(size: int) -> int:
+    krieg, plague = krieg_force(), plague_force()
+    set_rp(krieg, 10)
+    first, second = army(krieg, size), army(plague, size)
+    outcomes = {u: UnitOutcome(destroyed=True, enemy_units_destroyed=3) for u in first[1::2]}
+    outcomes[first[0]] = UnitOutcome(
+        marked_for_greatness=True, bonus_xp=3, bonus_xp_reason="Agenda"
+    )
+    battle = go_to_battle(first, second, size="Onslaught", outcomes=outcomes)
+    with CaptureQueriesContext(connection) as queries:
+        battle.record()
+    assert OutOfActionTest.objects.filter(battle_unit__participant__battle=battle.battle).count()
+    assert Promotion.objects.filter(battle=battle.battle).exists()
+    assert HistoryEntry.objects.filter(battle=battle.battle, unit__isnull=False).count() == 2 * size
+    return len(queries)
+
+
+def test_it_records_a_battle_of_two_armies_of_30_in_as_many_queries_as_two_of_5():
+    """R9: one transaction, and a fixed number of queries for it."""
+    small, large = queries_to_record(5), queries_to_record(30)
+
+    assert small == large
+    assert large <= MOST_QUERIES
+

@@ -1,0 +1,38 @@
+"""A force's stored totals (Supply Used, Crusade points, units) always equal what the
+rules derive from its cards (R1.3, R7): checked after every service that changes state."""
+
+import pytest
+
+from campaign.models import CrusadeForce
+from campaign.services._common import force_totals
+from tests.services.test_history import CALLS, world
+
+pytestmark = pytest.mark.django_db
+
+
+def stored_and_derived() -> dict[int, tuple[dict, dict]]:
+    return {
+        force.pk: ({f: getattr(force, f) for f in CrusadeForce.TOTAL_FIELDS}, force_totals(force))
+        for force in CrusadeForce.objects.all()
+    }
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_it_keeps_every_forces_stored_totals_equal_to_its_cards(name):
+    w = world()
+
+    CALLS[name](w)
+
+    for stored, derived in stored_and_derived().values():
+        assert stored == derived
+
+
+def test_it_stores_totals_that_are_not_all_zero():
+    """The check above is not vacuous: a force with cards has non-zero totals."""
+    w = world()
+    CALLS["settle_with_battle_trait"](w)
+
+    force = CrusadeForce.objects.get(pk=w.force.pk)
+    assert force.supply_used > 0
+    assert force.unit_count == 2
+    assert force.crusade_points == 1
