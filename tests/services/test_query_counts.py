@@ -58,4 +58,3 @@ def test_it_records_a_battle_of_two_armies_of_30_in_as_many_queries_as_two_of_5(
 
     assert small == large
     assert large <= MOST_QUERIES
-
