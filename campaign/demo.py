@@ -37,7 +37,8 @@ class Card:
     epic: bool = False
     battleline: bool = False
     transport: bool = False
-    table: str = ""
+    body: str = ""
+    """The keyword that says which Battle Traits tables fit: infantry, mounted or vehicle."""
     enhancement: str = ""
     enhancement_points: int = 0
     maximum: int | None = None
@@ -58,7 +59,7 @@ FORCES = {
                 1,
                 "Laspistol, Sabre of Sacrifice, Savage claws",
                 character=True,
-                table="Character",
+                body="infantry",
             ),
             Card(
                 "Krieg Command Squad",
@@ -68,7 +69,7 @@ FORCES = {
                 3,
                 "Plasma pistols, power fist, chainsword, servo-scribes",
                 character=True,
-                table="Character",
+                body="infantry",
             ),
             Card(
                 "Siege Company Kappa",
@@ -78,7 +79,7 @@ FORCES = {
                 20,
                 "Lasguns, long-las, chainswords",
                 battleline=True,
-                table="Infantry",
+                body="infantry",
                 maximum=20,
             ),
         ],
@@ -101,12 +102,12 @@ FORCES = {
             Card(
                 "Ragnar Frostmane",
                 "Wolf Lord on Thunderwolf",
-                145,
+                125,
                 "1 Wolf Lord",
                 1,
                 "Twin lightning claws",
                 character=True,
-                table="Character",
+                body="mounted",
                 enhancement="Fury of the Storm",
                 enhancement_points=20,
             ),
@@ -117,7 +118,7 @@ FORCES = {
                 "1 Sergeant, 4 Infiltrators",
                 5,
                 "Bolt carbines, bolt pistols",
-                table="Infantry",
+                body="infantry",
                 maximum=10,
             ),
             Card(
@@ -127,7 +128,7 @@ FORCES = {
                 "1 Gladiator Lancer",
                 1,
                 "Lancer laser destroyer, Icarus rocket pod, storm bolters",
-                table="Vehicle",
+                body="vehicle",
             ),
         ],
     ),
@@ -136,16 +137,26 @@ FORCES = {
         "Adeptus Custodes",
         "Recover the Sigil of Sol from the Kharos vaults before the Wolves can.",
         [
-            Card("Valerian", "Valerian", 110, "1 Valerian", 1, "Gnosis", character=True, epic=True),
+            Card(
+                "Valerian",
+                "Valerian",
+                110,
+                "1 Valerian",
+                1,
+                "Gnosis",
+                character=True,
+                epic=True,
+                body="infantry",
+            ),
             Card(
                 "Aurelian the Blade",
                 "Blade Champion",
-                160,
+                135,
                 "1 Blade Champion",
                 1,
                 "Vaultswords",
                 character=True,
-                table="Character",
+                body="infantry",
                 enhancement="Superior Creation",
                 enhancement_points=25,
             ),
@@ -157,7 +168,7 @@ FORCES = {
                 5,
                 "Guardian spears",
                 battleline=True,
-                table="Infantry",
+                body="infantry",
                 maximum=5,
             ),
             Card(
@@ -167,7 +178,7 @@ FORCES = {
                 "1 Sister Superior, 3 Prosecutors",
                 4,
                 "Boltguns",
-                table="Infantry",
+                body="infantry",
                 maximum=10,
             ),
         ],
@@ -197,7 +208,7 @@ def _card(force: CrusadeForce, card: Card) -> Unit:
             is_character=card.character,
             is_epic_hero=card.epic,
             is_battleline=card.battleline,
-            trait_table=card.table,
+            **({f"is_{card.body}": True} if card.body else {}),
             enhancement=card.enhancement,
             enhancement_points=card.enhancement_points,
         ),

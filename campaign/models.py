@@ -315,6 +315,11 @@ class Unit(models.Model):
     points = models.PositiveIntegerField()
     enhancement = models.CharField(max_length=120, blank=True)
     enhancement_points = models.PositiveIntegerField(default=0)
+    enhancement_weapon = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="If the Enhancement is a weapon, or replaces one: that weapon's name.",
+    )
     faction_keywords = models.CharField(
         max_length=255, help_text="Comma-separated, e.g. 'Adeptus Astartes, Ultramarines'."
     )
@@ -322,16 +327,8 @@ class Unit(models.Model):
         max_length=255, blank=True, help_text="e.g. the <CHAPTER> keyword chosen."
     )
     crusade_rules = models.TextField("rules chosen", blank=True)
-    trait_table = models.CharField(
-        "Battle Traits table",
-        max_length=20,
-        choices=rules_choices(rules.TraitTable),
-        blank=True,
-        default="",
-        help_text="Which Battle Traits table fits this unit.",
-    )
-    # One yes/no field per rule-changing keyword (is_character, is_epic_hero, ...) is
-    # added from rules.Keyword below the class: the keywords are declared only there.
+    # One yes/no field per keyword the rules ask about (is_character, is_infantry, ...)
+    # is added from rules.Keyword below the class: the keywords are declared only there.
     counts_towards_supply = models.BooleanField(
         default=True, help_text="Untick for units a faction rule leaves out of Supply Used."
     )
@@ -486,16 +483,17 @@ class CardFields:
         "wargear",
         "enhancement",
         "enhancement_points",
+        "enhancement_weapon",
         "selectable_keywords",
         "crusade_rules",
-        "trait_table",
         *keywords,
         "counts_towards_supply",
         "notes",
     )
     """What a player fills in on a new card."""
-    player: tuple[str, ...] = ("name", "selectable_keywords", "crusade_rules", "notes")
-    """What the player may still edit afterwards."""
+    player: tuple[str, ...] = ("name", "notes")
+    """What the player may still edit afterwards (and the picture): the rest is fixed when
+    the card is made, or changes only through Requisitions or an organiser's correction."""
     tallies: tuple[str, ...] = ("xp", "battles_played", "battles_survived", "units_destroyed")
 
     @property
@@ -681,6 +679,11 @@ class BattleUnit(models.Model):
     marked_for_greatness = models.BooleanField(default=False)
     bonus_xp = models.PositiveIntegerField(default=0)
     bonus_xp_reason = models.CharField(max_length=255, blank=True)
+    second_leader_rule = models.CharField(
+        max_length=255,
+        blank=True,
+        help_text="For a Bodyguard with two Leaders: the datasheet rule that allows it.",
+    )
     # What recording the battle did, kept so a void reverses it exactly.
     xp_before = models.PositiveIntegerField(null=True, blank=True)
     xp_after = models.PositiveIntegerField(null=True, blank=True)
@@ -849,6 +852,7 @@ class HistoryAction(models.TextChoices):
     OUT_OF_ACTION_ROLLED = "out_of_action_rolled", "Out of Action test rolled"
     OUT_OF_ACTION_RESOLVED = "out_of_action_resolved", "Out of Action test resolved"
     HONOUR_GAINED = "honour_gained", "Battle Honour gained"
+    SCAR_INFLICTED = "scar_inflicted", "Battle Scar inflicted by a mission"
 
     @classmethod
     def for_requisition(cls, requisition: rules.Requisition) -> str:

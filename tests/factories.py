@@ -70,7 +70,7 @@ def make_unit(
 def make_character(force: CrusadeForce, **extra: Any) -> Unit:
     extra.setdefault("datasheet", "Captain")
     extra.setdefault("points", 80)
-    extra.setdefault("trait_table", "Character")
+    extra.setdefault("is_infantry", True)
     return make_unit(force, is_character=True, **extra)
 
 

@@ -8,6 +8,7 @@ numbers) and `tables` (numbers and dice tables) hold data; `ranks`, `units`, `fo
 `honours`, `scars`, `requisitions`, `muster` and `dice` hold the logic.
 """
 
+from .battles import attached_credit_refusal, results_refusal
 from .dice import (
     MAX_REROLLS,
     RandomSource,
@@ -23,6 +24,7 @@ from .enums import (
     RELIC_CRUSADE_POINTS,
     RELIC_MIN_RANK,
     REQUISITION_MAX_COST,
+    RULE_KEYWORDS,
     BattleResult,
     HonourCategory,
     Keyword,
@@ -47,8 +49,11 @@ from .honours import (
     HONOUR_CATEGORIES,
     available_relics,
     crusade_points,
+    fitting_trait_tables,
     honour_refusal,
     relic_taken_refusal,
+    trait_table_refusal,
+    weapon_modification_refusal,
 )
 from .muster import MusterReport, MusterUnit, check_muster
 from .ranks import (
@@ -63,7 +68,12 @@ from .ranks import (
     ranks_gained,
     xp_cap,
 )
-from .requisitions import REQUISITION_DESCRIPTIONS, requisition_cost, requisition_refusals
+from .requisitions import (
+    REQUISITION_DESCRIPTIONS,
+    fresh_recruits_refusals,
+    requisition_cost,
+    requisition_refusals,
+)
 from .scars import (
     REMOVED_FOR_GOOD,
     out_of_action_options,
@@ -100,6 +110,13 @@ from .tables import (
 from .units import UnitFacts, marked_for_greatness_refusal, max_battle_honours
 
 __all__ = [
+    "fresh_recruits_refusals",
+    "weapon_modification_refusal",
+    "trait_table_refusal",
+    "fitting_trait_tables",
+    "results_refusal",
+    "attached_credit_refusal",
+    "RULE_KEYWORDS",
     "BATTLE_SCARS",
     "BATTLE_SCAR_EFFECTS",
     "BATTLE_SIZES",

@@ -53,7 +53,8 @@ RANK_THRESHOLDS: dict[Rank, int] = {
 
 
 class Keyword(StrEnum):
-    """R2.2: the keywords that change how the Crusade rules treat a unit."""
+    """R2.2: the keywords that change how the Crusade rules treat a unit, and (R4.4) the
+    ones that say which Battle Traits tables fit it."""
 
     CHARACTER = "character"
     EPIC_HERO = "epic_hero"
@@ -62,6 +63,10 @@ class Keyword(StrEnum):
     SWARM = "swarm"
     BATTLELINE = "battleline"
     DEDICATED_TRANSPORT = "dedicated_transport"
+    INFANTRY = "infantry"
+    MOUNTED = "mounted"
+    VEHICLE = "vehicle"
+    MONSTER = "monster"
 
     @property
     def label(self) -> str:
@@ -73,6 +78,9 @@ class Keyword(StrEnum):
         """The name of the yes/no field that records it on a card."""
         return f"is_{self.value}"
 
+
+RULE_KEYWORDS: tuple[Keyword, ...] = tuple(Keyword)[:7]
+"""R2.2: the keywords that change the Crusade rules themselves."""
 
 NO_XP_KEYWORDS: frozenset[Keyword] = frozenset(
     {Keyword.EPIC_HERO, Keyword.FORTIFICATION, Keyword.SWARM}

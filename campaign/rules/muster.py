@@ -23,6 +23,8 @@ class MusterUnit(UnitFacts):
     """For a DEDICATED TRANSPORT: the unit starting inside it (R8.6)."""
     leads_key: Hashable | None = None
     """For a Leader: the Bodyguard unit it attaches to (R8.7)."""
+    second_leader_rule: str = ""
+    """For a Bodyguard: the datasheet rule that lets it take a second Leader (R8.7)."""
 
 
 @dataclass(frozen=True)
@@ -164,4 +166,24 @@ def _attachment_problems(
     for key, count in passengers.items():
         if count > 1 and key in by_key:
             errors.append(f"{by_key[key].name} can start embarked in only one transport.")
+    errors.extend(_leader_errors(units, by_key))
     return errors, warnings
+
+
+def _leader_errors(units: Sequence[MusterUnit], by_key: dict[Hashable, MusterUnit]) -> list[str]:
+    """R8.7: one Leader per Bodyguard, unless a datasheet rule allows a second."""
+    leaders: dict[Hashable, list[str]] = {}
+    for unit in units:
+        if unit.leads_key is not None and unit.leads_key in by_key:
+            leaders.setdefault(unit.leads_key, []).append(unit.name)
+    errors = []
+    for key, names in leaders.items():
+        bodyguard = by_key[key]
+        if len(names) > 2 or (len(names) == 2 and not bodyguard.second_leader_rule.strip()):
+            errors.append(
+                f"{bodyguard.name} can have only one Leader ({' and '.join(names)} are "
+                "attached); name the datasheet rule that allows a second one."
+                if len(names) == 2
+                else f"{bodyguard.name} can't have {len(names)} Leaders attached."
+            )
+    return errors

@@ -139,3 +139,32 @@ def _legendary_veterans_refusals(unit: UnitFacts) -> list[str]:
             f"it has {unit.xp}XP."
         )
     return reasons
+
+
+def fresh_recruits_refusals(
+    *,
+    name: str,
+    model_count: int,
+    models_added: int,
+    max_model_count: int | None,
+    points: int,
+    new_points: int,
+) -> dict[str, str]:
+    """R6.6: what is wrong with adding ``models_added`` models at ``new_points`` points,
+    by the field it concerns (empty when nothing is)."""
+    refusals: dict[str, str] = {}
+    if models_added < 1:
+        refusals["models_added"] = "Add at least one model."
+    if max_model_count is None:
+        refusals["max_model_count"] = f"Give {name}'s datasheet maximum number of models."
+    elif model_count + models_added > max_model_count:
+        refusals["models_added"] = (
+            f"{name} can have at most {max_model_count} models; it has {model_count}, "
+            f"so at most {max(0, max_model_count - model_count)} can join."
+        )
+    if new_points <= points:
+        refusals["points"] = (
+            f"More models cost more points: {name} is {points} points now; "
+            "enter its points with the new models."
+        )
+    return refusals

@@ -7,6 +7,7 @@ player understands, and writes a `HistoryEntry` for every change.
 from .battles import (
     UnitOutcome,
     check_army,
+    inflict_battle_scar,
     muster_army,
     out_of_action_choices,
     preview_battle_end,
@@ -74,6 +75,7 @@ __all__ = [
     "create_force",
     "crusade_relic_choices",
     "fresh_recruits",
+    "inflict_battle_scar",
     "increase_supply_limit",
     "join_campaign",
     "legendary_veterans",

@@ -38,6 +38,7 @@ from ._common import (
     refuse,
     require_active,
     require_campaign_content,
+    require_reason,
     rule_refusals,
     snapshot,
 )
@@ -101,7 +102,11 @@ def start_battle(
 
 
 def _muster_units(
-    units: list[Unit], *, attachments: dict[int, int], embarked: dict[int, int]
+    units: list[Unit],
+    *,
+    attachments: dict[int, int],
+    embarked: dict[int, int],
+    second_leader_rules: dict[int, str],
 ) -> list[rules.MusterUnit]:
     """The units offered for the army as the rules see them, with their places in it."""
     pending = units_with_pending_choices([u.pk for u in units])
@@ -114,6 +119,7 @@ def _muster_units(
             pending=u.pk in pending,
             embarked_unit_key=carried_by.get(u.pk),
             leads_key=attachments.get(u.pk),
+            second_leader_rule=second_leader_rules.get(u.pk, ""),
         )
         for u in units
     ]
@@ -127,8 +133,12 @@ def check_army(
     warlord: Unit | None,
     attachments: dict[int, int] | None = None,
     embarked: dict[int, int] | None = None,
+    second_leader_rules: dict[int, str] | None = None,
 ) -> rules.MusterReport:
-    """The rules' checks of a proposed army, without saving anything (the live muster check)."""
+    """The rules' checks of a proposed army, without saving anything (the live muster check).
+
+    ``second_leader_rules`` maps a Bodyguard unit to the datasheet rule that lets it take
+    a second Leader."""
     foreign = [u.name for u in units if u.force_id != participant.force_id]
     chosen = {u.pk for u in units}
     missing = {
@@ -147,7 +157,12 @@ def check_army(
     report = rules.check_muster(
         battle_size=participant.battle.battle_size,
         faction=faction,
-        units=_muster_units(units, attachments=attachments or {}, embarked=embarked or {}),
+        units=_muster_units(
+            units,
+            attachments=attachments or {},
+            embarked=embarked or {},
+            second_leader_rules=second_leader_rules or {},
+        ),
         warlord_key=warlord.pk if warlord is not None else None,
     )
     extra = [f"Not in this Order of Battle: {', '.join(foreign)}."] if foreign else []
@@ -169,6 +184,7 @@ def muster_army(
     warlord: Unit | None,
     attachments: dict[int, int] | None = None,
     embarked: dict[int, int] | None = None,
+    second_leader_rules: dict[int, str] | None = None,
 ) -> rules.MusterReport:
     """Choose the army for a battle. Mustering again replaces the earlier choice."""
     lock_force(participant.force_id)
@@ -177,6 +193,7 @@ def muster_army(
         refuse("This battle is over; its armies can no longer change.")
     attachments = attachments or {}
     embarked = embarked or {}
+    second_leader_rules = {k: v.strip() for k, v in (second_leader_rules or {}).items()}
     units = list(Unit.objects.with_card_details().filter(pk__in=[u.pk for u in units]))
     report = check_army(
         participant=participant,
@@ -185,11 +202,20 @@ def muster_army(
         warlord=warlord,
         attachments=attachments,
         embarked=embarked,
+        second_leader_rules=second_leader_rules,
     )
     if not report.ok:
         refuse(" ".join(report.errors), field="units")
     participant.army.all().delete()
-    entries = {u.pk: BattleUnit.objects.create(participant=participant, unit=u) for u in units}
+    bodyguards = set(attachments.values())
+    entries = {
+        u.pk: BattleUnit.objects.create(
+            participant=participant,
+            unit=u,
+            second_leader_rule=second_leader_rules.get(u.pk, "") if u.pk in bodyguards else "",
+        )
+        for u in units
+    }
     for leader, bodyguard in attachments.items():
         BattleUnit.objects.filter(pk=entries[leader].pk).update(attached_to=entries[bodyguard])
     for passenger, transport in embarked.items():
@@ -329,8 +355,33 @@ def _plan(
             refuse(
                 f"{force.name} can Mark only one unit for Greatness.", field="marked_for_greatness"
             )
+        _check_attached_credit(gain.units)
         plan.append(gain)
+    refusal = rules.results_refusal([gain.result for gain in plan])
+    if refusal:
+        refuse(refusal, field="results")
     return plan
+
+
+def _check_attached_credit(gains: list[UnitGain]) -> None:
+    """An Attached unit's kills and bonus XP go to its Leader or its Bodyguard, not both."""
+    by_entry = {gain.entry.pk: gain for gain in gains}
+
+    def credited(gain: UnitGain) -> bool:
+        return bool(gain.outcome.enemy_units_destroyed or gain.outcome.bonus_xp)
+
+    for gain in gains:
+        bodyguard = by_entry.get(gain.entry.attached_to_id)
+        if bodyguard is None:
+            continue
+        refusal = rules.attached_credit_refusal(
+            leader=gain.entry.unit.name,
+            bodyguard=bodyguard.entry.unit.name,
+            leader_credited=credited(gain),
+            bodyguard_credited=credited(bodyguard),
+        )
+        if refusal:
+            refuse(refusal, field="kills")
 
 
 def preview_battle_end(
@@ -596,6 +647,48 @@ def _new_scar(unit: Unit, scars, *, scar_name, custom, rng, now) -> BattleScar:
     return BattleScar.objects.create(
         unit=unit, name=scar_name, effect=effect, custom_content=custom, gained_at=now
     )
+
+
+@transaction.atomic
+def inflict_battle_scar(
+    *,
+    actor,
+    unit: Unit,
+    reason: str,
+    scar_name: str | None = None,
+    custom_scar: CustomContent | None = None,
+    rng=None,
+) -> BattleScar:
+    """A Battle Scar a mission or Agenda inflicts outside an Out of Action test, with its
+    reason: rolled, or chosen, never one the unit has, never past the most it may bear."""
+    reason = require_reason(
+        reason, "Say which mission or Agenda inflicted it; the reason is kept in the history."
+    )
+    lock_force(unit.force_id)
+    unit = fresh_unit(unit)
+    require_active(unit)
+    scars = unit.active_scars()
+    if len(scars) >= rules.MAX_BATTLE_SCARS:
+        refuse(
+            f"{unit.name} already bears {rules.MAX_BATTLE_SCARS} Battle Scars, the most a unit "
+            "can bear.",
+            field="scar_name",
+        )
+    points_before = unit.crusade_points
+    scar = _new_scar(
+        unit, scars, scar_name=scar_name, custom=custom_scar, rng=rng, now=timezone.now()
+    )
+    unit = fresh_unit(unit)
+    refresh_totals(unit.force)
+    record(
+        actor=actor,
+        action=HistoryAction.SCAR_INFLICTED,
+        summary=f"{unit.name} gains the Battle Scar {scar.name} (mission reward)",
+        unit=unit,
+        reason=reason,
+        changed={"crusade_points": [points_before, unit.crusade_points]},
+    )
+    return scar
 
 
 def _remove_for_good(unit: Unit, *, now, reason: str) -> None:

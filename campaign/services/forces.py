@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,6 +22,7 @@ from ._common import (
     rule_refusals,
     save_changes,
 )
+from .requisitions import renowned_heroes
 
 FORCE_NARRATIVE_FIELDS = CrusadeForce.NARRATIVE_FIELDS
 UNIT_FREE_FIELDS = CARD_FIELDS.player
@@ -113,18 +115,22 @@ def _check_name_free(force: CrusadeForce, name: str, *, exclude_pk: int | None =
         refuse(f"{force.name} already has a unit called {name}.", field="name")
 
 
+ENHANCEMENT_FIELDS = ("enhancement", "enhancement_points", "enhancement_weapon")
+
+
 @transaction.atomic
 def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
-    """Add a Crusade card within the Supply Limit; it starts with no XP and empty tallies."""
+    """Add a Crusade card within the Supply Limit; it starts with no XP and empty tallies.
+
+    ``unit.points`` is the datasheet's points. An Enhancement on a new card is bought with
+    Renowned Heroes, as the rules allow only while the force is first being raised; the
+    card's points then include it.
+    """
     force = lock_force(force)
     name = unit.name.strip()
     if not name:
         refuse("Give the unit a name.", field="name")
     _check_name_free(force, name)
-    if unit.enhancement and not unit.is_character:
-        refuse("Only CHARACTER units can have an Enhancement.", field="enhancement")
-    if unit.enhancement and unit.is_epic_hero:
-        refuse("EPIC HEROES cannot have an Enhancement.", field="enhancement")
     if unit.max_model_count is not None and unit.model_count > unit.max_model_count:
         refuse("The unit has more models than its datasheet maximum.", field="model_count")
     if unit.counts_towards_supply:
@@ -136,6 +142,7 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
             )
     values = dataclasses.asdict(unit)
     values["name"] = name
+    enhancement = {key: values.pop(key) for key in ENHANCEMENT_FIELDS}
     used_before = force.supply_used
     card = Unit.objects.create(force=force, xp=0, **values)
     refresh_totals(force)
@@ -149,7 +156,26 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
             "supply_used": [used_before, force.supply_used],
         },
     )
+    if (enhancement["enhancement"] or "").strip():
+        _buy_enhancement(actor, card, enhancement)
+        card = fresh_unit(card)
     return card
+
+
+def _buy_enhancement(actor, card: Unit, enhancement: dict) -> None:
+    """Renowned Heroes for a card just added; its refusal is shown by the Enhancement."""
+    try:
+        renowned_heroes(
+            actor=actor,
+            unit=card,
+            enhancement=enhancement["enhancement"],
+            enhancement_points=enhancement["enhancement_points"] or 0,
+            weapon=enhancement["enhancement_weapon"] or "",
+        )
+    except ValidationError as error:
+        if hasattr(error, "error_dict"):
+            raise
+        raise ValidationError({"enhancement": error.messages}) from error
 
 
 @transaction.atomic

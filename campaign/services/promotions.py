@@ -1,4 +1,7 @@
-"""Settling promotions with a Battle Honour. The Enhancement instead is a requisition."""
+"""Battle Honours: settling a promotion with one, or a mission's or Agenda's reward.
+
+The Enhancement a promotion may give instead is a requisition (`renowned_heroes`).
+"""
 
 from __future__ import annotations
 
@@ -16,18 +19,31 @@ from ._common import (
     refuse,
     require_active,
     require_campaign_content,
+    require_reason,
     rule_refusals,
 )
 
 Category = BattleHonour.Category
 
 
-def _start(promotion: Promotion) -> tuple[Promotion, Unit]:
-    unit = Unit.objects.get(pk=promotion.unit_id)
+AWARD_REASON = "Say which mission or Agenda awarded it; the reason is kept in the history."
+
+
+def _start(
+    promotion: Promotion | None, unit: Unit | None, reason: str
+) -> tuple[Promotion | None, Unit]:
+    """Lock the force and re-read the promotion and unit. Without a promotion the honour
+    is a mission's or Agenda's reward, which needs its reason."""
+    if promotion is None:
+        if unit is None:
+            raise ValueError("a promotion to settle, or a unit to reward")
+        require_reason(reason, AWARD_REASON)
+    unit = Unit.objects.get(pk=promotion.unit_id if promotion is not None else unit.pk)
     lock_force(unit.force_id)
-    promotion = Promotion.objects.select_for_update().get(pk=promotion.pk)
-    if promotion.status != Promotion.Status.PENDING:
-        refuse("This promotion has already been settled.")
+    if promotion is not None:
+        promotion = Promotion.objects.select_for_update().get(pk=promotion.pk)
+        if promotion.status != Promotion.Status.PENDING:
+            refuse("This promotion has already been settled.")
     unit = fresh_unit(unit)
     require_active(unit)
     return promotion, unit
@@ -39,6 +55,7 @@ def _check(
     category: str,
     replace: BattleHonour | None,
     relic_category: rules.RelicCategory | None = None,
+    promotion: Promotion | None = None,
 ) -> BattleHonour | None:
     """Asks the rules whether the unit may gain the honour; returns the honour to replace."""
     honours = {h.pk: h for h in unit.active_honours()}
@@ -50,6 +67,7 @@ def _check(
         category=category,
         replacing=replace is not None and facts.at_honour_cap,
         relic_category=relic_category,
+        rank=rules.Rank(promotion.rank) if promotion is not None else None,
     )
     if refusal:
         refuse(refusal, field="replace" if facts.at_honour_cap else None)
@@ -58,7 +76,15 @@ def _check(
     return honours[replace.pk] if replace is not None else None
 
 
-def _grant(*, actor, promotion: Promotion, unit: Unit, replace: BattleHonour | None, **values):
+def _grant(
+    *,
+    actor,
+    promotion: Promotion | None,
+    unit: Unit,
+    replace: BattleHonour | None,
+    reason: str = "",
+    **values,
+):
     now = timezone.now()
     points_before = unit.crusade_points
     if replace is not None:
@@ -68,19 +94,22 @@ def _grant(*, actor, promotion: Promotion, unit: Unit, replace: BattleHonour | N
     honour = BattleHonour.objects.create(
         unit=unit, promotion=promotion, replaces=replace, gained_at=now, **values
     )
-    promotion.status, promotion.settled_at = Promotion.Status.SETTLED, now
-    promotion.settled_by = rules.PromotionReward.BATTLE_HONOUR
-    promotion.settled_with = honour.name
-    promotion.save(update_fields=["status", "settled_at", "settled_by", "settled_with"])
+    if promotion is not None:
+        promotion.status, promotion.settled_at = Promotion.Status.SETTLED, now
+        promotion.settled_by = rules.PromotionReward.BATTLE_HONOUR
+        promotion.settled_with = honour.name
+        promotion.save(update_fields=["status", "settled_at", "settled_by", "settled_with"])
     unit = fresh_unit(unit)
     refresh_totals(unit.force)
+    why = promotion.rank_label if promotion is not None else "mission reward"
     record(
         actor=actor,
         action=HistoryAction.HONOUR_GAINED,
-        summary=f"{unit.name} ({promotion.rank_label}) gains {honour.get_category_display()}: "
+        summary=f"{unit.name} ({why}) gains {honour.get_category_display()}: "
         f"{honour.name}" + (f", replacing {replace.name}" if replace else ""),
         unit=unit,
-        battle=promotion.battle,
+        battle=promotion.battle if promotion is not None else None,
+        reason=reason.strip(),
         changed={
             "crusade_points": [points_before, unit.crusade_points],
             "battle_honours": [replace.name if replace else None, honour.name],
@@ -103,20 +132,26 @@ def battle_trait_choices(
 ) -> dict[str, list[tuple[str, str]]]:
     """Traits a unit may still take, by table: core tables plus the campaign's own."""
     held = {h.name for h in unit.active_honours()}
+    fitting = rules.fitting_trait_tables(unit.keywords)
     choices = {
-        table: [(name, effect) for name, effect in entries.values() if name not in held]
-        for table, entries in rules.BATTLE_TRAIT_TABLES.items()
+        table: [(name, effect) for name, effect in rules.BATTLE_TRAIT_TABLES[table].values()]
+        for table in fitting
     }
     if custom is None:
         custom = campaign_content(unit, CustomContent.Kind.BATTLE_TRAIT)
     for item in custom:
-        if item.name not in held:
-            choices.setdefault(item.trait_table or "Campaign", []).append((item.name, item.effect))
-    return choices
+        if not item.trait_table and fitting:
+            choices.setdefault("Campaign", []).append((item.name, item.effect))
+        elif item.trait_table in fitting:
+            choices[item.trait_table].append((item.name, item.effect))
+    return {
+        table: [(name, effect) for name, effect in entries if name not in held]
+        for table, entries in choices.items()
+    }
 
 
 def crusade_relic_choices(
-    unit: Unit, custom: list[CustomContent] | None = None
+    unit: Unit, custom: list[CustomContent] | None = None, *, rank: rules.Rank | None = None
 ) -> list[tuple[str, str]]:
     """Relics the unit may take now, as (choice key, label): the rules decide which."""
     if custom is None:
@@ -124,7 +159,9 @@ def crusade_relic_choices(
     facts = unit.facts(pending_promotions=0)
     core = {name: category for name, (category, _effect) in rules.CRUSADE_RELICS.items()}
     own = {c.name: rules.RelicCategory(c.relic_category) for c in custom}
-    allowed = set(rules.available_relics(facts, core | own, relics_in_force=relics_in_force(unit)))
+    allowed = set(
+        rules.available_relics(facts, core | own, relics_in_force=relics_in_force(unit), rank=rank)
+    )
     choices = []
     for name, (category, effect) in rules.CRUSADE_RELICS.items():
         if name in allowed:
@@ -140,23 +177,33 @@ def crusade_relic_choices(
 def settle_with_battle_trait(
     *,
     actor,
-    promotion: Promotion,
+    promotion: Promotion | None = None,
+    unit: Unit | None = None,
+    reason: str = "",
     table: str = "",
     trait: str | None = None,
     custom: CustomContent | None = None,
     replace: BattleHonour | None = None,
     rng=None,
 ) -> BattleHonour:
-    """Roll (re-rolling duplicates) or choose a Battle Trait, core or the campaign's."""
-    promotion, unit = _start(promotion)
+    """Roll (re-rolling duplicates) or choose a Battle Trait from a table that fits the
+    unit, core or the campaign's: for a promotion, or as a mission's reward (``unit``
+    and ``reason`` instead of ``promotion``)."""
+    promotion, unit = _start(promotion, unit, reason)
     replace = _check(unit, category=Category.BATTLE_TRAIT, replace=replace)
     held = {h.name for h in unit.active_honours() if h != replace}
     if custom is not None:
         require_campaign_content(custom, unit, CustomContent.Kind.BATTLE_TRAIT, field="trait")
         name, effect, table = custom.name, custom.effect, custom.trait_table
+        fits = rules.fitting_trait_tables(unit.keywords)
+        if (table and table not in fits) or not fits:
+            refuse(rules.trait_table_refusal(unit.facts(), table or "campaign"), field="trait")
     else:
         if table not in rules.BATTLE_TRAIT_TABLES:
             refuse("Pick a Battle Traits table.", field="table")
+        refusal = rules.trait_table_refusal(unit.facts(), table)
+        if refusal:
+            refuse(refusal, field="table")
         entries = dict(rules.BATTLE_TRAIT_TABLES[table].values())
         if trait is None:
             with rule_refusals("trait"):
@@ -172,6 +219,7 @@ def settle_with_battle_trait(
         promotion=promotion,
         unit=unit,
         replace=replace,
+        reason=reason,
         category=Category.BATTLE_TRAIT if custom is None else Category.CUSTOM,
         name=name,
         effect=effect,
@@ -184,26 +232,31 @@ def settle_with_battle_trait(
 def settle_with_weapon_modification(
     *,
     actor,
-    promotion: Promotion,
+    promotion: Promotion | None = None,
+    unit: Unit | None = None,
+    reason: str = "",
     model_name: str,
     weapon: str,
     modifications: tuple[str, str] | None = None,
     replace: BattleHonour | None = None,
     rng=None,
 ) -> BattleHonour:
-    """Two different modifications on one weapon not already modified or a relic."""
-    promotion, unit = _start(promotion)
+    """Two different modifications on one weapon that is not already modified, a relic or
+    the Enhancement's (for a promotion, or a mission's reward)."""
+    promotion, unit = _start(promotion, unit, reason)
     replace = _check(unit, category=Category.WEAPON_MODIFICATION, replace=replace)
     weapon, model_name = weapon.strip(), model_name.strip()
     if not weapon:
         refuse("Name the weapon to modify.", field="weapon")
     if not model_name:
         refuse("Name the model that carries the weapon.", field="model_name")
-    for honour in unit.active_honours():
-        if honour != replace and honour.weapon.strip().lower() == weapon.lower():
-            refuse(
-                f"{weapon} is already modified or is a relic; pick another weapon.", field="weapon"
-            )
+    refusal = rules.weapon_modification_refusal(
+        weapon,
+        honoured_weapons=[h.weapon for h in unit.active_honours() if h != replace and h.weapon],
+        enhancement_weapon=unit.enhancement_weapon,
+    )
+    if refusal:
+        refuse(refusal, field="weapon")
     if modifications is None:
         modifications = rules.roll_weapon_modifications(rng)
     first, second = modifications
@@ -218,6 +271,7 @@ def settle_with_weapon_modification(
         promotion=promotion,
         unit=unit,
         replace=replace,
+        reason=reason,
         category=Category.WEAPON_MODIFICATION,
         name=f"{weapon}: {first} and {second}",
         effect=f"{first}: {effects[first]} {second}: {effects[second]}",
@@ -243,14 +297,18 @@ def relics_in_force(unit: Unit) -> set[str]:
 def settle_with_crusade_relic(
     *,
     actor,
-    promotion: Promotion,
+    promotion: Promotion | None = None,
+    unit: Unit | None = None,
+    reason: str = "",
     relic: str = "",
     custom: CustomContent | None = None,
     weapon: str = "",
     replace: BattleHonour | None = None,
 ) -> BattleHonour:
-    """A relic for a CHARACTER at the rank its category needs, once per force."""
-    promotion, unit = _start(promotion)
+    """A relic for a CHARACTER at the rank its category needs, once per force. For a
+    promotion, the rank that promotion reached decides (for a mission's reward, the rank
+    the unit holds)."""
+    promotion, unit = _start(promotion, unit, reason)
     if custom is not None:
         require_campaign_content(custom, unit, CustomContent.Kind.CRUSADE_RELIC, field="relic")
         relic, category, effect = (
@@ -263,7 +321,11 @@ def settle_with_crusade_relic(
     else:
         refuse("Pick a Crusade Relic.", field="relic")
     replace = _check(
-        unit, category=Category.CRUSADE_RELIC, replace=replace, relic_category=category
+        unit,
+        category=Category.CRUSADE_RELIC,
+        replace=replace,
+        relic_category=category,
+        promotion=promotion,
     )
     taken = relics_in_force(unit) - ({replace.name} if replace is not None else set())
     refusal = rules.relic_taken_refusal(relic, relics_in_force=taken)
@@ -274,6 +336,7 @@ def settle_with_crusade_relic(
         promotion=promotion,
         unit=unit,
         replace=replace,
+        reason=reason,
         category=Category.CRUSADE_RELIC,
         name=relic,
         effect=effect,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -197,8 +198,13 @@ def renowned_heroes(
     enhancement: str,
     enhancement_points: int,
     promotion: Promotion | None = None,
+    weapon: str = "",
 ) -> RequisitionPurchase:
-    """An Enhancement for a CHARACTER, instead of a promotion's honour or at the start."""
+    """An Enhancement for a CHARACTER, instead of a promotion's honour or at the start.
+
+    ``weapon`` names the weapon the Enhancement is or replaces: a relic or Weapon
+    Modifications on that weapon are lost with it.
+    """
     enhancement = enhancement.strip()
     if not enhancement:
         refuse("Name the Enhancement.", field="enhancement")
@@ -211,9 +217,15 @@ def renowned_heroes(
         refuse("That promotion is not waiting to be settled.")
     if promotion is None and pending:
         promotion = pending[0]
+    lost = _lose_honours_on(buy.unit, {weapon.strip().lower()} - {""}, by=Req.RENOWNED_HEROES)
     changed = buy.change_unit(
-        enhancement=enhancement, enhancement_points=enhancement_points, points=new_points
+        enhancement=enhancement,
+        enhancement_points=enhancement_points,
+        enhancement_weapon=weapon.strip(),
+        points=new_points,
     )
+    if lost:
+        changed["honours_lost"] = [[h.name for h in lost], []]
     if promotion is not None:
         Promotion.objects.filter(pk=promotion.pk).update(
             status=Promotion.Status.SETTLED,
@@ -244,14 +256,20 @@ def legendary_veterans(*, actor, unit: Unit) -> RequisitionPurchase:
     )
 
 
-def _honours_on(unit: Unit, weapons: set[str]) -> list[BattleHonour]:
-    """Weapon Modifications and relics on the named weapons (lower-case names)."""
+def _lose_honours_on(unit: Unit, weapons: set[str], *, by: rules.Requisition):
+    """Weapon Modifications and relics on the replaced weapons (lower-case names) are lost."""
     kinds = (rules.HonourCategory.WEAPON_MODIFICATION, rules.HonourCategory.CRUSADE_RELIC)
-    return [
+    lost = [
         h
         for h in unit.active_honours()
         if h.weapon and h.weapon.strip().lower() in weapons and h.category in kinds
     ]
+    now = timezone.now()
+    for honour in lost:
+        honour.status, honour.lost_at = BattleHonour.Status.LOST, now
+        honour.lost_reason = f"{honour.weapon} replaced by {by.label}"
+        honour.save(update_fields=["status", "lost_at", "lost_reason"])
+    return lost
 
 
 @transaction.atomic
@@ -267,13 +285,7 @@ def rearm_and_resupply(
     buy = _start(Req.REARM_AND_RESUPPLY, unit=unit)
     buy.check_points(points, "points")
     replaced = {w.strip().lower() for w in replaced_weapons if w.strip()}
-    lost = _honours_on(buy.unit, replaced)
-    now = timezone.now()
-    for honour in lost:
-        honour.status = BattleHonour.Status.LOST
-        honour.lost_at = now
-        honour.lost_reason = f"{honour.weapon} replaced by {Req.REARM_AND_RESUPPLY.label}"
-        honour.save(update_fields=["status", "lost_at", "lost_reason"])
+    lost = _lose_honours_on(buy.unit, replaced, by=Req.REARM_AND_RESUPPLY)
     changed = buy.change_unit(wargear=wargear, points=points)
     if lost:
         changed["honours_lost"] = [[h.name for h in lost], []]
@@ -313,24 +325,35 @@ def repair_and_recuperate(*, actor, unit: Unit, scar) -> RequisitionPurchase:
 
 @transaction.atomic
 def fresh_recruits(
-    *, actor, unit: Unit, models_added: int, points: int, models_description: str | None = None
+    *,
+    actor,
+    unit: Unit,
+    models_added: int,
+    points: int,
+    models_description: str | None = None,
+    max_model_count: int | None = None,
 ) -> RequisitionPurchase:
-    """More models, up to the datasheet maximum, within the Supply Limit."""
-    if models_added < 1:
-        refuse("Add at least one model.", field="models_added")
+    """More models, up to the datasheet maximum, at their new points within the Supply Limit.
+
+    A card that doesn't know its datasheet maximum takes it from ``max_model_count``.
+    """
     buy = _start(Req.FRESH_RECRUITS, unit=unit)
     unit = buy.unit
-    new_count = unit.model_count + models_added
-    if unit.max_model_count is not None and new_count > unit.max_model_count:
-        refuse(
-            f"{unit.name} can have at most {unit.max_model_count} models; "
-            f"it has {unit.model_count}.",
-            field="models_added",
-        )
-    if points < unit.points:
-        refuse("More models cannot cost fewer points.", field="points")
+    most = unit.max_model_count if unit.max_model_count is not None else max_model_count
+    refusals = rules.fresh_recruits_refusals(
+        name=unit.name,
+        model_count=unit.model_count,
+        models_added=models_added,
+        max_model_count=most,
+        points=unit.points,
+        new_points=points,
+    )
+    if refusals:
+        raise ValidationError({field: [message] for field, message in refusals.items()})
     buy.check_points(points, "points")
-    values = {"model_count": new_count, "points": points}
+    values = {"model_count": unit.model_count + models_added, "points": points}
+    if unit.max_model_count is None:
+        values["max_model_count"] = most
     if models_description is not None:
         values["models_description"] = models_description
     return buy.pay(

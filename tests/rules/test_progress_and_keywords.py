@@ -7,6 +7,7 @@ from campaign.rules import (
     CRUSADE_RELICS,
     MARK_OF_SHAME,
     NON_CHARACTER_XP_CAP,
+    RULE_KEYWORDS,
     HonourCategory,
     Keyword,
     PromotionReward,
@@ -39,7 +40,7 @@ def test_it_names_each_keyword_as_the_rules_print_it(keyword, label, field):
 def test_it_lists_the_seven_rule_changing_keywords():
     """R2.2: CHARACTER, EPIC HERO, TITANIC, FORTIFICATION, SWARM, BATTLELINE, DEDICATED
     TRANSPORT."""
-    assert [k.label for k in Keyword] == [
+    assert [k.label for k in RULE_KEYWORDS] == [
         "CHARACTER",
         "EPIC HERO",
         "TITANIC",

@@ -100,7 +100,7 @@ def krieg_squad(force: CrusadeForce, name: str = "1st Line Company", **extra) ->
         models_description="1 Watchmaster, 9 Troopers",
         max_model_count=20,
         wargear="Lasguns, long-las, chainsword, laspistol",
-        trait_table="Infantry",
+        is_infantry=True,
         is_battleline=True,
         **extra,
     )
@@ -115,7 +115,7 @@ def leman_russ(force: CrusadeForce, name: str, **extra) -> Unit:
         datasheet="Leman Russ Battle Tank",
         faction_keywords="Imperium, Astra Militarum",
         wargear="Battle cannon, heavy bolter, lascannon",
-        trait_table="Vehicle",
+        is_vehicle=True,
         **extra,
     )
 
@@ -129,7 +129,7 @@ def chimera(force: CrusadeForce, name: str = "Chimera", **extra) -> Unit:
         points=70,
         faction_keywords="Imperium, Astra Militarum",
         wargear="Multi-laser, heavy bolter, lasgun arrays",
-        trait_table="Vehicle",
+        is_vehicle=True,
         is_dedicated_transport=True,
         **extra,
     )
@@ -143,7 +143,7 @@ def baneblade(force: CrusadeForce, name: str = "Mars Alpha Pattern Baneblade", *
         datasheet="Baneblade",
         points=480,
         faction_keywords="Imperium, Astra Militarum",
-        trait_table="Vehicle",
+        is_vehicle=True,
         is_titanic=True,
         **extra,
     )
@@ -175,7 +175,7 @@ def plague_marines(force: CrusadeForce, name: str = "Plague Marines", **extra) -
         model_count=7,
         max_model_count=10,
         wargear="Plasma pistol, power fist, blight launcher, boltguns, plague spewer",
-        trait_table="Infantry",
+        is_infantry=True,
         is_battleline=True,
         **extra,
     )
@@ -217,9 +217,21 @@ def set_rp(force: CrusadeForce, rp: int) -> CrusadeForce:
     )
 
 
-def pending_promotion(unit: Unit, rank: rules.Rank = rules.Rank.BLOODED) -> Promotion:
-    """A promotion waiting to be settled, written directly (as if a past battle queued it)."""
+def pending_promotion(unit: Unit, rank: rules.Rank | None = None) -> Promotion:
+    """A promotion waiting to be settled, written directly (as if a past battle queued it):
+    by default for the rank the unit holds now (Blooded for a unit still Battle-ready)."""
+    if rank is None:
+        rank = max(rules.rank_for_xp(reload_xp(unit)), rules.Rank.BLOODED)
     return Promotion.objects.create(unit=unit, rank=rank)
+
+
+def reload_xp(unit: Unit) -> int:
+    return Unit.objects.values_list("xp", flat=True).get(pk=unit.pk)
+
+
+def first_table(unit: Unit) -> rules.TraitTable:
+    """The first Battle Traits table that fits the unit (R4.4)."""
+    return rules.fitting_trait_tables(unit.keywords)[0]
 
 
 def grant_trait(unit: Unit, trait: str, *, table: str | None = None) -> BattleHonour:
@@ -227,13 +239,13 @@ def grant_trait(unit: Unit, trait: str, *, table: str | None = None) -> BattleHo
     return services.settle_with_battle_trait(
         actor=unit.force.player,
         promotion=pending_promotion(unit),
-        table=table or unit.trait_table,
+        table=table or first_table(unit),
         trait=trait,
     )
 
 
 def grant_traits(unit: Unit, count: int) -> list[BattleHonour]:
-    names = [name for name, _ in rules.BATTLE_TRAIT_TABLES[unit.trait_table].values()]
+    names = [name for name, _ in rules.BATTLE_TRAIT_TABLES[first_table(unit)].values()]
     return [grant_trait(unit, name) for name in names[:count]]
 
 

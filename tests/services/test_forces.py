@@ -327,24 +327,19 @@ def test_it_starts_a_new_card_at_zero():
 
 
 def test_it_edits_the_free_fields_of_a_card_and_nothing_else():
-    """R2.3 decision: name, notes, keywords chosen and rules stay editable."""
+    """R2.3 decision: the player may edit only the name and narrative notes (and picture)."""
     force = krieg_force()
     squad = krieg_squad(force)
     set_xp(squad, 4)
     before = {k: v for k, v in reload(squad).__dict__.items() if not k.startswith("_")}
 
     services.update_unit_details(
-        actor=force.player,
-        unit=squad,
-        name="Grim Diggers",
-        notes="Held the line at Hive Tertius",
-        selectable_keywords="Regiment: Krieg",
-        crusade_rules="Siege Regiment",
+        actor=force.player, unit=squad, name="Grim Diggers", notes="Held the line at Hive Tertius"
     )
 
     after = {k: v for k, v in reload(squad).__dict__.items() if not k.startswith("_")}
     changed = {k for k in after if after[k] != before[k]}
-    assert changed == {"name", "notes", "selectable_keywords", "crusade_rules"}
+    assert changed == {"name", "notes"}
     assert after["name"] == "Grim Diggers"
     assert latest_history("unit_edited", unit=squad).changes["name"] == [
         "1st Line Company",
@@ -352,14 +347,26 @@ def test_it_edits_the_free_fields_of_a_card_and_nothing_else():
     ]
 
 
-def test_it_never_edits_points_or_wargear_as_free_fields():
-    """R2.3: wargear and points change only through Fresh Recruits or Rearm and Resupply."""
+@pytest.mark.parametrize(
+    "locked",
+    [
+        {"points": 10},
+        {"wargear": "Lasguns"},
+        {"selectable_keywords": "Regiment: Cadia"},
+        {"crusade_rules": "Born Soldiers"},
+    ],
+    ids=["points", "wargear", "selectable-keywords", "rules-chosen"],
+)
+def test_it_never_edits_what_the_card_fixed_at_creation_as_free_fields(locked):
+    """R2.3: wargear and points change only through Fresh Recruits or Rearm and Resupply;
+    the selectable keywords and rules chosen when the card was made never change (an
+    organiser may correct them, with a reason)."""
     force = krieg_force()
     squad = krieg_squad(force)
     before = database_state()
 
     with pytest.raises(ValueError):
-        services.update_unit_details(actor=force.player, unit=squad, points=10, wargear="Lasguns")
+        services.update_unit_details(actor=force.player, unit=squad, **locked)
 
     assert database_state() == before
 

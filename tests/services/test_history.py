@@ -153,6 +153,9 @@ CALLS: dict[str, Callable[[World], object]] = {
     "update_custom_content": lambda w: services.update_custom_content(
         actor=w.organiser, content=custom_scar(w), effect="Cannot fire Overwatch."
     ),
+    "inflict_battle_scar": lambda w: services.inflict_battle_scar(
+        actor=w.actor, unit=w.squad, reason="Agenda: Gas Attack", scar_name="Fatigued"
+    ),
     "retire_custom_content": lambda w: services.retire_custom_content(
         actor=w.organiser, content=custom_scar(w), reason="Not used"
     ),

@@ -285,7 +285,7 @@ def test_it_gates_relics_by_rank(relic, too_low_xp, too_low_rank, enough_xp, poi
 
     with refused(
         f"{category.label}s need {category.min_rank.label} rank; "
-        f"Lord Commissar Vell is {too_low_rank}."
+        f"this honour is for Lord Commissar Vell reaching {too_low_rank}."
     ):
         settle_relic(promotion, relic)
 

@@ -152,8 +152,8 @@ def test_it_charges_2rp_for_renowned_heroes_with_one_other_enhancement():
         actor=force.player, unit=leader, enhancement="Drill Commander", enhancement_points=20
     )
 
-    assert bought(force) == [(Req.RENOWNED_HEROES, 2)]
-    assert reload(force).rp == 3
+    assert bought(force) == [(Req.RENOWNED_HEROES, 1), (Req.RENOWNED_HEROES, 2)]
+    assert reload(force).rp == 2
 
 
 def test_it_refuses_renowned_heroes_beyond_the_supply_limit():
@@ -445,7 +445,7 @@ def test_it_charges_fresh_recruits_1rp_plus_1_per_2_honours(honours, cost):
 def test_it_refuses_fresh_recruits_beyond_the_datasheet_maximum():
     squad = krieg_squad(krieg_force())
 
-    with refused("1st Line Company can have at most 20 models; it has 10."):
+    with refused("1st Line Company can have at most 20 models; it has 10, so at most 10 can join."):
         services.fresh_recruits(actor=player(squad), unit=squad, models_added=11, points=160)
 
 
@@ -555,8 +555,8 @@ def test_it_charges_at_most_3rp_for_renowned_heroes():
         actor=force.player, unit=leader, enhancement="Drill Commander", enhancement_points=20
     )
 
-    assert bought(force) == [(Req.RENOWNED_HEROES, 3)]
-    assert reload(force).rp == 7
+    assert bought(force) == [(Req.RENOWNED_HEROES, cost) for cost in (1, 2, 3, 3)]
+    assert reload(force).rp == 1
 
 
 def test_it_charges_at_most_5rp_for_repair_and_recuperate():

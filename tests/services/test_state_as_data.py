@@ -89,3 +89,60 @@ def test_it_moves_old_free_text_state_into_fields():
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
     make_user("after-the-migration")  # the latest schema is back for the next test
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_counts_enhancements_left_out_of_old_cards_and_turns_tables_into_keywords():
+    """R2.1: a unit's points include its Enhancement; R4.4: tables fit by keyword. Cards
+    made before are brought in step, each with a history row."""
+    before, after = (
+        ("campaign", "0003_force_totals_and_indexes"),
+        ("campaign", "0004_rules_fidelity"),
+    )
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    old = executor.loader.project_state([before]).apps
+    user = old.get_model("auth", "User").objects.create(username="ragnar")
+    force = old.get_model("campaign", "CrusadeForce").objects.create(
+        player=user,
+        name="Fenris",
+        faction="Space Wolves",
+        supply_limit=1000,
+        rp=5,
+        rp_cap=10,
+        supply_used=145,
+    )
+    Unit = old.get_model("campaign", "Unit")
+    lord = Unit.objects.create(
+        force=force,
+        name="Ragnar",
+        datasheet="Wolf Lord",
+        points=125,
+        faction_keywords="Imperium",
+        enhancement="Fury of the Storm",
+        enhancement_points=20,
+        trait_table="Character",
+        is_character=True,
+    )
+    pack = Unit.objects.create(
+        force=force,
+        name="Shadow Pack",
+        datasheet="Infiltrators",
+        points=20,
+        faction_keywords="Imperium",
+        trait_table="Infantry",
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([after])
+    new = executor.loader.project_state([after]).apps
+    units = {u.pk: u for u in new.get_model("campaign", "Unit").objects.all()}
+    entry = new.get_model("campaign", "HistoryEntry").objects.get(unit_id=lord.pk)
+
+    assert units[lord.pk].points == 145
+    assert units[pack.pk].is_infantry and not units[lord.pk].is_infantry
+    assert entry.changes == {"points": [125, 145]}
+    assert new.get_model("campaign", "CrusadeForce").objects.get().supply_used == 165
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
