@@ -1,4 +1,4 @@
-"""What the admin's forms would post, and a battle recorded through the services."""
+"""What the admin's forms would post, what a save leaves behind, and a recorded battle."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from typing import Any
 
 from django import forms
 
-from campaign import services
-from campaign.models import Battle, Campaign, CrusadeForce
+from campaign.models import Battle, Campaign, CrusadeForce, HistoryEntry
 from tests.factories import make_character, make_force
+from tests.services.fights import fight
 
 
 def form_data(response) -> dict[str, Any]:
@@ -29,32 +29,43 @@ def form_data(response) -> dict[str, Any]:
     return data
 
 
+def post_change(client, url: str, **changes):
+    """Post the admin change page at `url` as the browser would, with `changes` typed in."""
+    data = form_data(client.get(url))
+    data.update(changes)
+    return client.post(url, data)
+
+
+def form_errors(response) -> dict:
+    """The errors of a refused save: the admin shows the page again (200) with them."""
+    assert response.status_code == 200
+    return response.context["adminform"].form.errors
+
+
+def saved(
+    response, action: str, *, changes: dict | None = None, not_also: str | None = None
+) -> HistoryEntry:
+    """The admin saved the page (it redirects) and wrote one `action` history row, with
+    these `changes` if given, and no `not_also` row (the other service the page might have
+    called). Returns the row."""
+    assert response.status_code == 302
+    if not_also is not None:
+        assert not HistoryEntry.objects.filter(action=not_also).exists()
+    entry = HistoryEntry.objects.get(action=action)
+    if changes is not None:
+        assert entry.changes == changes
+    return entry
+
+
 def recorded_battle(*, actor, campaign: Campaign) -> tuple[Battle, CrusadeForce, CrusadeForce]:
-    """Two forces fight an Incursion; the first wins. Returns (battle, winner, loser)."""
+    """Two forces fight an Incursion, all done by `actor`; the first wins.
+    Returns (battle, winner, loser)."""
     winner = make_force(campaign=campaign, name="Ultramarines 2nd Company")
     loser = make_force(campaign=campaign, name="Iron Hands Clan Raukaan")
-    captains = {
-        winner.pk: make_character(winner, name="Captain Acheran"),
-        loser.pk: make_character(loser, name="Iron Father Vurn"),
-    }
-    battle = services.start_battle(
-        actor=actor, forces=[winner, loser], battle_size="Incursion", campaign=campaign
-    )
-    participants = list(battle.participants.all())
-    for participant in participants:
-        captain = captains[participant.force_id]
-        services.muster_army(
-            actor=actor,
-            participant=participant,
-            faction="Adeptus Astartes",
-            detachment="Gladius Task Force",
-            units=[captain],
-            warlord=captain,
-        )
-    services.record_battle_end(
+    done = fight(
+        [make_character(winner, name="Captain Acheran")],
+        [make_character(loser, name="Iron Father Vurn")],
+        campaign=campaign,
         actor=actor,
-        battle=battle,
-        results={p.pk: "win" if p.force_id == winner.pk else "loss" for p in participants},
-        outcomes={},
     )
-    return battle, winner, loser
+    return done.battle, winner, loser

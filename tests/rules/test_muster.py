@@ -201,31 +201,11 @@ def test_it_reports_every_problem_at_once():
 @pytest.mark.parametrize("shamed", ["leader", "bodyguard"])
 def test_it_refuses_an_attached_unit_with_a_mark_of_shame_on_either_side(shamed):
     """R5.4 / R8.7: a unit bearing Mark of Shame cannot form an Attached unit."""
-    leader = MusterUnit(
-        key="l",
-        name="Chaplain",
-        datasheet="Chaplain",
-        points=60,
-        faction_keywords={"Adeptus Astartes"},
-        keywords={Keyword.CHARACTER},
-        leads_key="b",
-        battle_scars=(MARK_OF_SHAME,) if shamed == "leader" else (),
-    )
-    bodyguard = MusterUnit(
-        key="b",
-        name="Assault Squad",
-        datasheet="Assault Intercessors",
-        points=75,
-        faction_keywords={"Adeptus Astartes"},
-        battle_scars=(MARK_OF_SHAME,) if shamed == "bodyguard" else (),
-    )
+    scars = {shamed: (MARK_OF_SHAME,)}
+    leader = dataclasses.replace(CAPTAIN, leads_key="squad", battle_scars=scars.get("leader", ()))
+    bodyguard = make_unit("squad", name="Assault Squad", battle_scars=scars.get("bodyguard", ()))
 
-    report = check_muster(
-        battle_size="Incursion",
-        faction="Adeptus Astartes",
-        units=[leader, bodyguard],
-        warlord_key="l",
-    )
+    report = muster(leader, bodyguard)
 
     shamed_name = leader.name if shamed == "leader" else bodyguard.name
     assert report.errors == (

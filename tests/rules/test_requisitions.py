@@ -144,37 +144,30 @@ def test_it_lets_a_character_with_a_promotion_take_renowned_heroes():
     assert requisition_refusals(R.RENOWNED_HEROES, rp=1, in_battle=False, unit=HERO) == []
 
 
-def test_it_lets_a_character_take_renowned_heroes_while_the_force_is_being_started():
-    """R6.2: when a CHARACTER is first added while starting the force."""
-    fresh = UnitFacts(name="Captain Varro", keywords={Keyword.CHARACTER})
-    reasons = requisition_refusals(
-        R.RENOWNED_HEROES,
-        rp=5,
-        in_battle=False,
-        unit=fresh,
-        force_has_played=False,
-        unit_has_played=False,
-    )
-    assert reasons == []
-
-
 @pytest.mark.parametrize(
-    ("force_has_played", "unit_has_played"), [(True, False), (True, True), (False, True)]
+    ("force_has_played", "unit_has_played", "refusals"),
+    [
+        pytest.param(False, False, 0, id="force-being-started"),
+        pytest.param(True, False, 1, id="force-has-played"),
+        pytest.param(True, True, 1, id="force-and-unit-have-played"),
+        pytest.param(False, True, 1, id="unit-has-played"),
+    ],
 )
-def test_it_refuses_renowned_heroes_without_a_promotion_once_the_force_has_started(
-    force_has_played, unit_has_played
+def test_it_lets_a_character_without_a_promotion_take_renowned_heroes_only_at_the_start(
+    force_has_played, unit_has_played, refusals
 ):
-    """R6.2: outside force creation, only instead of a promotion's honour."""
-    settled = UnitFacts(name="Captain Varro", keywords={Keyword.CHARACTER})
+    """R6.2: when a CHARACTER is first added while starting the force; after that, only
+    instead of a promotion's honour."""
+    varro = UnitFacts(name="Captain Varro", keywords={Keyword.CHARACTER})
     reasons = requisition_refusals(
         R.RENOWNED_HEROES,
         rp=5,
         in_battle=False,
-        unit=settled,
+        unit=varro,
         force_has_played=force_has_played,
         unit_has_played=unit_has_played,
     )
-    assert len(reasons) == 1
+    assert len(reasons) == refusals
 
 
 @pytest.mark.parametrize(

@@ -13,27 +13,22 @@ from campaign.models import (
 )
 from campaign.services import UnitOutcome
 from tests.factories import make_campaign, reload
-from tests.services.helpers import (
+from tests.services.cards import (
     ASTRA,
     chimera,
     commissar,
-    database_state,
     dreir,
-    fight,
-    go_to_battle,
     krieg_force,
     krieg_squad,
     leman_russ,
     lord_of_contagion,
     no_xp_unit,
-    old_scars,
-    pending_promotion,
     plague_force,
     plague_marines,
-    refused,
-    set_rp,
-    set_xp,
 )
+from tests.services.checks import database_state, refused
+from tests.services.earned import old_scars, pending_promotion, set_rp, set_xp
+from tests.services.fights import fight, go_to_battle
 
 pytestmark = pytest.mark.django_db
 
@@ -255,25 +250,39 @@ def test_it_queues_one_promotion_for_each_rank_gained():
     assert done.entry(squad).promotions_earned == 2
 
 
-def test_it_refuses_to_muster_a_unit_with_a_pending_promotion():
-    """R3.7 decision: settle the promotion first."""
+@pytest.mark.parametrize(
+    ("before", "message"),
+    [
+        pytest.param(
+            lambda force, leader, squad: pending_promotion(squad),
+            "1st Line Company has a promotion, scar or honour to settle before it can fight.",
+            id="R3.7-pending-promotion",
+        ),
+        pytest.param(
+            lambda force, leader, squad: fight(
+                [leader, squad], outcomes={squad: UnitOutcome(destroyed=True)}
+            ),
+            "1st Line Company has a promotion, scar or honour to settle before it can fight.",
+            id="R3.7-pending-out-of-action-test",
+        ),
+        pytest.param(
+            lambda force, leader, squad: services.remove_unit(
+                actor=force.player, unit=squad, reason="Disbanded"
+            ),
+            "1st Line Company was removed from the Order of Battle.",
+            id="R8.3-removed",
+        ),
+    ],
+)
+def test_it_refuses_to_muster_a_unit_that_is_not_free_to_fight(before, message):
+    """R3.7 decision: a promotion or a destroyed unit's Out of Action test is settled
+    before the unit fights again. R8.3: only units on the Order of Battle join the army."""
     force = krieg_force()
     leader, squad = commissar(force), krieg_squad(force)
-    pending_promotion(squad)
+    before(force, leader, squad)
     battle = open_battle(force)
 
-    with refused("1st Line Company has a promotion, scar or honour to settle before it can fight."):
-        muster(battle, force, [leader, squad], warlord=leader)
-
-
-def test_it_refuses_to_muster_a_unit_with_a_pending_out_of_action_test():
-    """R3.7 decision: a destroyed unit takes its Out of Action test before fighting again."""
-    force = krieg_force()
-    leader, squad = commissar(force), krieg_squad(force)
-    fight([leader, squad], outcomes={squad: UnitOutcome(destroyed=True)})
-    battle = open_battle(force)
-
-    with refused("1st Line Company has a promotion, scar or honour to settle before it can fight."):
+    with refused(message):
         muster(battle, force, [leader, squad], warlord=leader)
 
 
@@ -350,61 +359,74 @@ def test_it_refuses_a_unit_without_the_armys_faction_keyword():
         muster(battle, force, [leader, ally], warlord=leader)
 
 
-def test_it_refuses_an_army_without_a_character():
-    """R8.4 / R8.5: at least one CHARACTER, and it is the Warlord."""
+@pytest.mark.parametrize(
+    ("army", "warlord", "message"),
+    [
+        pytest.param(
+            ["squad"],
+            None,
+            "The army needs at least one CHARACTER unit. Pick a Warlord.",
+            id="R8.4-no-character",
+        ),
+        pytest.param(
+            ["leader", "squad"],
+            "squad",
+            "1st Line Company can't be the Warlord: only a CHARACTER can.",
+            id="R8.5-warlord-not-a-character",
+        ),
+        pytest.param(
+            ["leader", "squad"],
+            "absent",
+            "The Warlord must be one of the army's units.",
+            id="R8.5-warlord-not-in-the-army",
+        ),
+    ],
+)
+def test_it_refuses_an_army_without_a_character_of_its_own_as_warlord(army, warlord, message):
+    """R8.4: at least one CHARACTER. R8.5: the Warlord is a CHARACTER of the army."""
     force = krieg_force()
-    squad = krieg_squad(force)
+    units = {
+        "leader": commissar(force),
+        "squad": krieg_squad(force),
+        "absent": commissar(force, "Absent"),
+    }
     battle = open_battle(force)
 
-    with refused("The army needs at least one CHARACTER unit. Pick a Warlord."):
-        muster(battle, force, [squad], warlord=None)
+    with refused(message):
+        muster(battle, force, [units[name] for name in army], warlord=units.get(warlord))
 
 
-def test_it_refuses_a_warlord_who_is_not_a_character():
-    """R8.5: the Warlord is a CHARACTER model."""
-    force = krieg_force()
-    leader, squad = commissar(force), krieg_squad(force)
-    battle = open_battle(force)
-
-    with refused("1st Line Company can't be the Warlord: only a CHARACTER can."):
-        muster(battle, force, [leader, squad], warlord=squad)
-
-
-def test_it_refuses_a_warlord_who_is_not_in_the_army():
-    """R8.5: the Warlord is one of the army's units."""
-    force = krieg_force()
-    leader, squad, absent = commissar(force), krieg_squad(force), commissar(force, "Absent")
-    battle = open_battle(force)
-
-    with refused("The Warlord must be one of the army's units."):
-        muster(battle, force, [leader, squad], warlord=absent)
-
-
-def test_it_refuses_a_fourth_unit_of_the_same_datasheet():
-    """R8.3: at most 3 units of one datasheet."""
+@pytest.mark.parametrize(
+    ("card", "points", "allowed", "message"),
+    [
+        pytest.param(
+            leman_russ,
+            150,
+            3,
+            "4 units of Leman Russ Battle Tank: at most 3 are allowed.",
+            id="3-of-a-datasheet",
+        ),
+        pytest.param(
+            krieg_squad,
+            60,
+            6,
+            "7 units of Death Korps of Krieg: at most 6 are allowed.",
+            id="6-of-a-battleline-datasheet",
+        ),
+    ],
+)
+def test_it_refuses_one_unit_of_a_datasheet_too_many(card, points, allowed, message):
+    """R8.3: at most 3 units of one datasheet, 6 for BATTLELINE."""
     force = krieg_force()
     leader = commissar(force)
-    tanks = [leman_russ(force, f"Steel {n}", points=150) for n in range(1, 5)]
+    units = [card(force, f"Company {n}", points=points) for n in range(allowed + 1)]
     battle = open_battle(force)
 
-    with refused("4 units of Leman Russ Battle Tank: at most 3 are allowed."):
-        muster(battle, force, [leader, *tanks], warlord=leader)
+    with refused(message):
+        muster(battle, force, [leader, *units], warlord=leader)
 
-    muster(battle, force, [leader, *tanks[:3]], warlord=leader)
-    assert BattleUnit.objects.filter(participant__battle=battle).count() == 4
-
-
-def test_it_allows_six_battleline_units_of_a_datasheet_but_not_seven():
-    """R8.3: 6 for BATTLELINE."""
-    force = krieg_force()
-    leader = commissar(force)
-    squads = [krieg_squad(force, f"Line Company {n}", points=60) for n in range(1, 8)]
-    battle = open_battle(force)
-
-    with refused("7 units of Death Korps of Krieg: at most 6 are allowed."):
-        muster(battle, force, [leader, *squads], warlord=leader)
-
-    assert muster(battle, force, [leader, *squads[:6]], warlord=leader).ok
+    assert muster(battle, force, [leader, *units[:allowed]], warlord=leader).ok
+    assert BattleUnit.objects.filter(participant__battle=battle).count() == allowed + 1
 
 
 def test_it_refuses_the_same_epic_hero_twice():
@@ -416,17 +438,6 @@ def test_it_refuses_the_same_epic_hero_twice():
 
     with refused("Lord Marshal Dreir is an EPIC HERO and can be taken only once."):
         muster(battle, force, [marshal, double], warlord=marshal)
-
-
-def test_it_refuses_a_removed_unit():
-    """R8.3: only units on the Order of Battle join the army."""
-    force = krieg_force()
-    leader, squad = commissar(force), krieg_squad(force)
-    services.remove_unit(actor=force.player, unit=squad, reason="Disbanded")
-    battle = open_battle(force)
-
-    with refused("1st Line Company was removed from the Order of Battle."):
-        muster(battle, force, [leader, squad], warlord=leader)
 
 
 def test_it_warns_but_musters_an_empty_dedicated_transport():

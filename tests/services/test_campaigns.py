@@ -5,15 +5,10 @@ import pytest
 from campaign import rules, services
 from campaign.models import CustomContent, HistoryEntry, Membership, Promotion
 from tests.factories import make_campaign, make_user, reload
-from tests.services.helpers import (
-    commissar,
-    destroyed_in_battle,
-    krieg_force,
-    krieg_squad,
-    latest_history,
-    pending_promotion,
-    refused,
-)
+from tests.services.cards import commissar, krieg_force, krieg_squad
+from tests.services.checks import latest_history, refused
+from tests.services.earned import pending_promotion
+from tests.services.fights import destroyed_in_battle
 
 pytestmark = pytest.mark.django_db
 

@@ -15,14 +15,14 @@ from django.db import connection, connections
 from campaign import services
 from campaign.models import Battle, RequisitionPurchase
 from tests.factories import reload
-from tests.services.helpers import (
+from tests.services.cards import (
     commissar,
-    go_to_battle,
     krieg_force,
     krieg_squad,
     lord_of_contagion,
     plague_force,
 )
+from tests.services.fights import go_to_battle
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 

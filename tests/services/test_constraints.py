@@ -5,9 +5,20 @@ from django.db import IntegrityError, transaction
 
 from campaign.models import CrusadeForce, Unit
 from tests.factories import make_user
-from tests.services.helpers import krieg_force, krieg_squad
+from tests.services.cards import krieg_force, krieg_squad
 
 pytestmark = pytest.mark.django_db
+
+
+def namesake(unit: Unit) -> Unit:
+    """A new card with `unit`'s name in its force, written past the services."""
+    return Unit.objects.create(
+        force=unit.force,
+        name=unit.name,
+        datasheet=unit.datasheet,
+        points=unit.points,
+        faction_keywords=unit.faction_keywords,
+    )
 
 
 def test_it_refuses_a_force_holding_more_rp_than_its_cap_in_the_database():
@@ -30,13 +41,7 @@ def test_it_refuses_two_active_units_with_one_name_in_the_database():
     squad = krieg_squad(krieg_force())
 
     with transaction.atomic(), pytest.raises(IntegrityError):
-        Unit.objects.create(
-            force=squad.force,
-            name=squad.name,
-            datasheet="Death Korps of Krieg",
-            points=70,
-            faction_keywords="Imperium, Astra Militarum",
-        )
+        namesake(squad)
 
     assert Unit.objects.filter(name=squad.name).count() == 1
 
@@ -46,12 +51,6 @@ def test_it_lets_a_removed_unit_share_its_name_in_the_database():
     squad = krieg_squad(krieg_force())
     Unit.objects.filter(pk=squad.pk).update(status="removed", removed_at=squad.created_at)
 
-    Unit.objects.create(
-        force=squad.force,
-        name=squad.name,
-        datasheet="Death Korps of Krieg",
-        points=70,
-        faction_keywords="Imperium, Astra Militarum",
-    )
+    namesake(squad)
 
     assert Unit.objects.filter(name=squad.name).count() == 2

@@ -4,17 +4,10 @@ import pytest
 
 from campaign import services
 from tests.factories import make_user, reload
-from tests.services.helpers import (
-    commissar,
-    fight,
-    grant_trait,
-    krieg_force,
-    krieg_squad,
-    latest_history,
-    old_scars,
-    refused,
-    set_xp,
-)
+from tests.services.cards import commissar, krieg_force, krieg_squad
+from tests.services.checks import latest_history, refused
+from tests.services.earned import grant_trait, old_scars, set_xp
+from tests.services.fights import fight
 
 pytestmark = pytest.mark.django_db
 
@@ -80,18 +73,6 @@ def test_it_refuses_more_victories_than_battles():
         correct_force(force, victories=1)
 
 
-def test_it_refuses_a_supply_limit_below_supply_used():
-    """R1.3: the units already on the Order of Battle must still fit."""
-    force = krieg_force()
-    commissar(force, points=900)
-
-    with refused("The units already use 900 points; the Supply Limit cannot be lower."):
-        correct_force(force, supply_limit=800)
-
-    correct_force(force, supply_limit=900)
-    assert reload(force).supply_limit == 900
-
-
 def test_it_keeps_a_non_characters_xp_within_its_cap():
     """R3.6: 30XP for a unit that is not a CHARACTER."""
     squad = krieg_squad(krieg_force())
@@ -120,20 +101,39 @@ def test_it_refuses_to_unmake_a_character_holding_more_than_30xp():
         correct_unit(leader, is_character=False)
 
 
-def test_it_keeps_points_within_the_supply_limit():
-    """R1.3: a correction to points stays within the Supply Limit."""
+@pytest.mark.parametrize(
+    ("correct", "too_far", "just_right", "message"),
+    [
+        pytest.param(
+            lambda force, squad, n: correct_force(force, supply_limit=n),
+            960,
+            970,
+            "The units already use 970 points; the Supply Limit cannot be lower.",
+            id="supply-limit-below-supply-used",
+        ),
+        pytest.param(
+            lambda force, squad, n: correct_unit(squad, points=n),
+            110,
+            100,
+            "That needs 40 more points, but only 30 of your 1000-point Supply Limit are free "
+            "(970 used).",
+            id="points-beyond-the-supply-limit",
+        ),
+    ],
+)
+def test_it_keeps_supply_used_within_the_supply_limit(correct, too_far, just_right, message):
+    """R1.3: a correction to the Supply Limit or to a unit's points leaves every unit of
+    the Order of Battle within the Supply Limit; exactly full is allowed."""
     force = krieg_force()
     commissar(force, points=900)
     squad = krieg_squad(force, points=70)
 
-    with refused(
-        "That needs 40 more points, but only 30 of your 1000-point Supply Limit are free "
-        "(970 used)."
-    ):
-        correct_unit(squad, points=110)
+    with refused(message):
+        correct(force, squad, too_far)
 
-    correct_unit(squad, points=100)
-    assert reload(force).supply_used == 1000
+    correct(force, squad, just_right)
+    force = reload(force)
+    assert force.supply_used == force.supply_limit
 
 
 def test_it_changes_a_datasheet_and_keeps_xp_honours_and_scars():

@@ -8,24 +8,24 @@ from campaign import rules, services
 from campaign.models import BattleUnit, HistoryEntry, Promotion, RequisitionPurchase
 from campaign.services import UnitOutcome
 from tests.factories import make_character, make_unit, reload
-from tests.services.helpers import (
+from tests.services.cards import (
     commissar,
-    fight,
-    go_to_battle,
-    grant_relic,
-    grant_weapon_mods,
     krieg_force,
     krieg_squad,
-    latest_history,
     leman_russ,
     lord_of_contagion,
-    old_scars,
-    pending_promotion,
     plague_force,
     plague_marines,
-    refused,
+)
+from tests.services.checks import latest_history, refused
+from tests.services.earned import (
+    grant_relic,
+    grant_weapon_mods,
+    old_scars,
+    pending_promotion,
     set_xp,
 )
+from tests.services.fights import fight, go_to_battle
 
 pytestmark = pytest.mark.django_db
 Req = rules.Requisition

@@ -6,22 +6,10 @@ from django.core.exceptions import ValidationError
 from campaign import rules, services
 from campaign.models import CrusadeForce, HistoryEntry, Unit
 from tests.factories import make_campaign, make_force, make_user, reload
-from tests.services.helpers import (
-    ASTRA,
-    commissar,
-    database_state,
-    dreir,
-    fight,
-    go_to_battle,
-    grant_trait,
-    krieg_force,
-    krieg_squad,
-    latest_history,
-    old_scars,
-    refused,
-    set_rp,
-    set_xp,
-)
+from tests.services.cards import ASTRA, commissar, dreir, krieg_force, krieg_squad
+from tests.services.checks import database_state, latest_history, refused
+from tests.services.earned import grant_trait, old_scars, set_rp, set_xp
+from tests.services.fights import fight, go_to_battle
 
 pytestmark = pytest.mark.django_db
 

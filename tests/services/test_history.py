@@ -10,19 +10,10 @@ from campaign import rules, services
 from campaign.models import HistoryEntry, history_action_choices
 from campaign.services import UnitOutcome
 from tests.factories import make_campaign, make_user
-from tests.services.helpers import (
-    commissar,
-    destroyed_in_battle,
-    fight,
-    go_to_battle,
-    grant_trait,
-    krieg_force,
-    krieg_squad,
-    latest_history,
-    old_scars,
-    pending_promotion,
-    set_xp,
-)
+from tests.services.cards import commissar, krieg_force, krieg_squad
+from tests.services.checks import latest_history
+from tests.services.earned import grant_trait, old_scars, pending_promotion, set_xp
+from tests.services.fights import destroyed_in_battle, fight, go_to_battle
 
 pytestmark = pytest.mark.django_db
 

@@ -7,35 +7,14 @@ import pytest
 from campaign import rules, services
 from campaign.models import BattleHonour, BattleScar, CustomContent, OutOfActionTest, Unit
 from tests.factories import make_campaign, reload
-from tests.services.helpers import (
-    Dice,
-    baneblade,
-    commissar,
-    destroyed_in_battle,
-    grant_relic,
-    grant_trait,
-    krieg_force,
-    krieg_squad,
-    latest_history,
-    old_scars,
-    refused,
-    set_xp,
-)
+from tests.services.cards import baneblade, commissar, krieg_force, krieg_squad
+from tests.services.checks import latest_history, refused
+from tests.services.earned import campaign_content, grant_relic, grant_trait, old_scars, set_xp
+from tests.services.fights import Dice, destroyed_in_battle, resolve, roll
 
 pytestmark = pytest.mark.django_db
 
 Outcome = rules.OutOfAction
-
-
-def roll(test: OutOfActionTest, value: int | None = None, *, rng=None) -> OutOfActionTest:
-    unit = test.unit
-    return services.take_out_of_action_test(actor=unit.force.player, test=test, roll=value, rng=rng)
-
-
-def resolve(test: OutOfActionTest, choice: str, **kwargs) -> OutOfActionTest:
-    return services.resolve_out_of_action(
-        actor=test.unit.force.player, test=test, choice=choice, **kwargs
-    )
 
 
 def failed_test(unit: Unit) -> OutOfActionTest:
@@ -298,14 +277,10 @@ def test_it_never_rolls_a_scar_the_unit_already_bears(seed):
 
 def test_it_gives_a_campaigns_own_battle_scar():
     """R5.2 / R4.1: scars are data; a campaign may add its own."""
-    campaign = make_campaign()
-    gas = CustomContent.objects.create(
-        campaign=campaign,
-        kind=CustomContent.Kind.BATTLE_SCAR,
-        name="Gas-scarred Lungs",
-        effect="-1 to Advance rolls.",
+    gas = campaign_content(
+        CustomContent.Kind.BATTLE_SCAR, "Gas-scarred Lungs", effect="-1 to Advance rolls."
     )
-    squad = krieg_squad(krieg_force(campaign=campaign))
+    squad = krieg_squad(krieg_force(campaign=gas.campaign))
     test = failed_test(squad)
 
     resolve(test, Outcome.BATTLE_SCAR, custom_scar=gas)
@@ -320,9 +295,7 @@ def test_it_gives_a_campaigns_own_battle_scar():
 
 
 def test_it_refuses_a_battle_scar_from_another_campaign():
-    other = CustomContent.objects.create(
-        campaign=make_campaign(), kind=CustomContent.Kind.BATTLE_SCAR, name="Spore-rot"
-    )
+    other = campaign_content(CustomContent.Kind.BATTLE_SCAR, "Spore-rot")
     squad = krieg_squad(krieg_force(campaign=make_campaign()))
     test = failed_test(squad)
 

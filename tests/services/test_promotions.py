@@ -11,54 +11,36 @@ import random
 import pytest
 
 from campaign import rules, services
-from campaign.models import BattleHonour, CustomContent, HistoryEntry, Promotion
+from campaign.models import BattleHonour, CustomContent, HistoryEntry
 from campaign.services import UnitOutcome
 from tests.factories import make_campaign, reload
-from tests.services.helpers import (
-    Dice,
+from tests.services.cards import (
     baneblade,
     commissar,
     dreir,
-    fight,
+    krieg_force,
+    krieg_squad,
+    lord_of_contagion,
+    plague_force,
+    plague_marines,
+)
+from tests.services.checks import latest_history, refused
+from tests.services.earned import (
+    campaign_content,
     grant_relic,
     grant_trait,
     grant_traits,
     grant_weapon_mods,
-    krieg_force,
-    krieg_squad,
-    latest_history,
-    lord_of_contagion,
     old_scars,
     pending_promotion,
-    plague_force,
-    plague_marines,
-    refused,
     set_xp,
+    settle_mods,
+    settle_relic,
+    settle_trait,
 )
+from tests.services.fights import Dice, fight
 
 pytestmark = pytest.mark.django_db
-
-
-def settle_trait(promotion: Promotion, **kwargs) -> BattleHonour:
-    return services.settle_with_battle_trait(
-        actor=promotion.unit.force.player, promotion=promotion, **kwargs
-    )
-
-
-def settle_mods(promotion: Promotion, weapon: str, **kwargs) -> BattleHonour:
-    return services.settle_with_weapon_modification(
-        actor=promotion.unit.force.player,
-        promotion=promotion,
-        model_name="Watchmaster",
-        weapon=weapon,
-        **kwargs,
-    )
-
-
-def settle_relic(promotion: Promotion, relic: str = "", **kwargs) -> BattleHonour:
-    return services.settle_with_crusade_relic(
-        actor=promotion.unit.force.player, promotion=promotion, relic=relic, **kwargs
-    )
 
 
 def active_honours(unit) -> list[str]:
@@ -136,15 +118,13 @@ def test_it_refuses_a_trait_from_another_table():
 
 def test_it_settles_a_promotion_with_the_campaigns_own_battle_trait():
     """R4.1: campaign books add content; keep it as data (CustomContent)."""
-    campaign = make_campaign()
-    trait = CustomContent.objects.create(
-        campaign=campaign,
-        kind=CustomContent.Kind.BATTLE_TRAIT,
-        name="Siege Masters",
+    trait = campaign_content(
+        CustomContent.Kind.BATTLE_TRAIT,
+        "Siege Masters",
         effect="Re-roll Wound rolls of 1 against units in ruins.",
         trait_table="Infantry",
     )
-    squad = krieg_squad(krieg_force(campaign=campaign))
+    squad = krieg_squad(krieg_force(campaign=trait.campaign))
     assert ("Siege Masters", trait.effect) in services.battle_trait_choices(squad)["Infantry"]
 
     honour = settle_trait(pending_promotion(squad), custom=trait)
@@ -160,9 +140,7 @@ def test_it_settles_a_promotion_with_the_campaigns_own_battle_trait():
 
 
 def test_it_refuses_a_battle_trait_from_another_campaign():
-    foreign = CustomContent.objects.create(
-        campaign=make_campaign(), kind=CustomContent.Kind.BATTLE_TRAIT, name="Bloody Minded"
-    )
+    foreign = campaign_content(CustomContent.Kind.BATTLE_TRAIT, "Bloody Minded")
     squad = krieg_squad(krieg_force(campaign=make_campaign()))
     promotion = pending_promotion(squad)
 
@@ -321,15 +299,13 @@ def test_it_refuses_a_relic_already_carried_in_the_same_order_of_battle():
 
 def test_it_settles_a_promotion_with_the_campaigns_own_relic():
     """R4.1 / R4.5: relics are data; a campaign relic counts by its category."""
-    campaign = make_campaign()
-    relic = CustomContent.objects.create(
-        campaign=campaign,
-        kind=CustomContent.Kind.CRUSADE_RELIC,
-        name="Standard of the 13th",
+    relic = campaign_content(
+        CustomContent.Kind.CRUSADE_RELIC,
+        "Standard of the 13th",
         relic_category=rules.RelicCategory.ANTIQUITY,
         effect='+1 OC to friendly units within 6".',
     )
-    leader = commissar(krieg_force(campaign=campaign))
+    leader = commissar(krieg_force(campaign=relic.campaign))
     set_xp(leader, 31)
 
     honour = settle_relic(pending_promotion(leader), custom=relic)

@@ -8,7 +8,9 @@ from campaign import services
 from campaign.models import HistoryEntry, OutOfActionTest, Promotion
 from campaign.services import UnitOutcome
 from tests.factories import make_character, make_unit
-from tests.services.helpers import go_to_battle, krieg_force, plague_force, set_rp
+from tests.services.cards import krieg_force, plague_force
+from tests.services.earned import set_rp
+from tests.services.fights import go_to_battle
 
 pytestmark = pytest.mark.django_db
 

@@ -6,23 +6,19 @@ from campaign import rules, services
 from campaign.models import BattleHonour, RequisitionPurchase
 from campaign.services import UnitOutcome
 from tests.factories import make_campaign, reload
-from tests.services.helpers import (
-    commissar,
-    dreir,
-    fight,
-    go_to_battle,
+from tests.services.cards import commissar, dreir, krieg_force, krieg_squad
+from tests.services.checks import latest_history, refused
+from tests.services.earned import (
     grant_relic,
     grant_traits,
     grant_weapon_mods,
-    krieg_force,
-    krieg_squad,
-    latest_history,
     old_scars,
     pending_promotion,
-    refused,
+    renowned_hero,
     set_rp,
     set_xp,
 )
+from tests.services.fights import fight, go_to_battle
 
 pytestmark = pytest.mark.django_db
 
@@ -38,6 +34,24 @@ def bought(force) -> list[tuple[str, int]]:
         RequisitionPurchase.objects.filter(force=force)
         .order_by("pk")
         .values_list("requisition", "cost")
+    )
+
+
+def rearm(unit, wargear: str, points: int, *replaced_weapons: str) -> RequisitionPurchase:
+    """Rearm and Resupply (R6.4), bought by the unit's player."""
+    return services.rearm_and_resupply(
+        actor=player(unit),
+        unit=unit,
+        wargear=wargear,
+        points=points,
+        replaced_weapons=replaced_weapons,
+    )
+
+
+def recruit(unit, models_added: int, points: int, **kwargs) -> RequisitionPurchase:
+    """Fresh Recruits (R6.6), bought by the unit's player."""
+    return services.fresh_recruits(
+        actor=player(unit), unit=unit, models_added=models_added, points=points, **kwargs
     )
 
 
@@ -96,15 +110,11 @@ def test_it_refuses_legendary_veterans_with_2rp():
             id="increase-supply-limit",
         ),
         pytest.param(
-            lambda force, squad: services.fresh_recruits(
-                actor=force.player, unit=squad, models_added=5, points=110
-            ),
+            lambda force, squad: recruit(squad, 5, 110),
             id="fresh-recruits",
         ),
         pytest.param(
-            lambda force, squad: services.rearm_and_resupply(
-                actor=force.player, unit=squad, wargear="Lasguns, meltagun", points=75
-            ),
+            lambda force, squad: rearm(squad, "Lasguns, meltagun", 75),
             id="rearm-and-resupply",
         ),
     ],
@@ -127,9 +137,7 @@ def test_it_gives_an_enhancement_to_a_character_while_the_force_is_raised():
     force = krieg_force()
     leader = commissar(force)
 
-    services.renowned_heroes(
-        actor=force.player, unit=leader, enhancement="Drill Commander", enhancement_points=20
-    )
+    renowned_hero(leader)
 
     leader = reload(leader)
     assert (leader.enhancement, leader.enhancement_points, leader.points) == (
@@ -142,32 +150,56 @@ def test_it_gives_an_enhancement_to_a_character_while_the_force_is_raised():
     assert bought(force) == [(Req.RENOWNED_HEROES, 1)]
 
 
-def test_it_charges_2rp_for_renowned_heroes_with_one_other_enhancement():
-    """R6.2 worked cost: one other Enhancement present = 2RP."""
-    force = krieg_force()
-    commissar(force, "Commissar Ruhl", enhancement="Grand Strategist", enhancement_points=15)
+@pytest.mark.parametrize(
+    ("others", "cost"),
+    [
+        pytest.param(1, 2, id="one-other-enhancement-2rp"),
+        pytest.param(3, 3, id="three-others-at-most-3rp"),
+    ],
+)
+def test_it_charges_renowned_heroes_1rp_plus_1_per_other_enhancement_up_to_3rp(others, cost):
+    """R6.2 worked cost: one other Enhancement present = 2RP; at most 3RP (three others
+    would make 4)."""
+    force = set_rp(krieg_force(), 10)
+    for name in ("Commissar Ruhl", "Commissar Stahl", "Commissar Brandt")[:others]:
+        commissar(force, name, enhancement="Grand Strategist", enhancement_points=15)
     leader = commissar(force)
 
-    services.renowned_heroes(
-        actor=force.player, unit=leader, enhancement="Drill Commander", enhancement_points=20
-    )
+    renowned_hero(leader)
 
-    assert bought(force) == [(Req.RENOWNED_HEROES, 1), (Req.RENOWNED_HEROES, 2)]
-    assert reload(force).rp == 2
+    # The other CHARACTERS bought their Enhancements while the force was raised (R6.2).
+    earlier = [(Req.RENOWNED_HEROES, min(1 + n, 3)) for n in range(others)]
+    assert bought(force) == [*earlier, (Req.RENOWNED_HEROES, cost)]
+    assert reload(force).rp == 10 - cost - sum(c for _, c in earlier)
 
 
-def test_it_refuses_renowned_heroes_beyond_the_supply_limit():
-    """R6.2 / R1.3: the new points must fit in the Supply Limit."""
+@pytest.mark.parametrize(
+    ("buy", "needed"),
+    [
+        pytest.param(lambda leader, squad: renowned_hero(leader), 20, id="R6.2-renowned-heroes"),
+        pytest.param(
+            lambda leader, squad: rearm(squad, "Heavy", 110),
+            20,
+            id="R6.4-rearm-and-resupply",
+        ),
+        pytest.param(
+            lambda leader, squad: recruit(squad, 10, 145),
+            55,
+            id="R6.6-fresh-recruits",
+        ),
+    ],
+)
+def test_it_refuses_a_requisition_whose_new_points_pass_the_supply_limit(buy, needed):
+    """R6.2 / R6.4 / R6.6 / R1.3: the unit's new points must fit in the Supply Limit."""
     force = krieg_force()
-    leader = commissar(force, points=990)
+    leader = commissar(force, points=900)
+    squad = krieg_squad(force, points=90)
 
     with refused(
-        "That needs 20 more points, but only 10 of your 1000-point Supply Limit are free "
+        f"That needs {needed} more points, but only 10 of your 1000-point Supply Limit are free "
         "(990 used)."
     ):
-        services.renowned_heroes(
-            actor=force.player, unit=leader, enhancement="Drill Commander", enhancement_points=20
-        )
+        buy(leader, squad)
 
 
 @pytest.mark.parametrize(
@@ -194,9 +226,7 @@ def test_it_gives_enhancements_only_to_characters_that_may_take_one(make, messag
     unit = make(force)
 
     with refused(message):
-        services.renowned_heroes(
-            actor=force.player, unit=unit, enhancement="Drill Commander", enhancement_points=20
-        )
+        renowned_hero(unit)
 
 
 def test_it_refuses_renowned_heroes_for_a_disgraced_character():
@@ -206,9 +236,7 @@ def test_it_refuses_renowned_heroes_for_a_disgraced_character():
     old_scars(leader, "Disgraced")
 
     with refused("Lord Commissar Vell bears Disgraced or Mark of Shame."):
-        services.renowned_heroes(
-            actor=force.player, unit=leader, enhancement="Drill Commander", enhancement_points=20
-        )
+        renowned_hero(leader)
 
 
 def test_it_refuses_renowned_heroes_after_the_first_battle_without_a_promotion():
@@ -221,9 +249,7 @@ def test_it_refuses_renowned_heroes_after_the_first_battle_without_a_promotion()
         "Renowned Heroes is only for a unit settling a promotion "
         "(instead of its Battle Honour) or while the force is first being raised."
     ):
-        services.renowned_heroes(
-            actor=force.player, unit=leader, enhancement="Drill Commander", enhancement_points=20
-        )
+        renowned_hero(leader)
 
 
 def test_it_settles_a_promotion_with_renowned_heroes():
@@ -234,13 +260,7 @@ def test_it_settles_a_promotion_with_renowned_heroes():
     fight([leader], outcomes={leader: UnitOutcome(marked_for_greatness=True)})
     promotion = reload(leader).promotions.get()
 
-    services.renowned_heroes(
-        actor=force.player,
-        unit=leader,
-        enhancement="Drill Commander",
-        enhancement_points=20,
-        promotion=promotion,
-    )
+    renowned_hero(leader, promotion=promotion)
 
     promotion = reload(promotion)
     assert (promotion.status, promotion.settled_by, promotion.settled_with) == (
@@ -297,26 +317,12 @@ def test_it_rearms_a_unit_within_the_supply_limit():
     force = krieg_force()
     squad = krieg_squad(force)
 
-    services.rearm_and_resupply(
-        actor=force.player, unit=squad, wargear="Lasguns, 2 meltaguns, vox-caster", points=85
-    )
+    rearm(squad, "Lasguns, 2 meltaguns, vox-caster", 85)
 
     squad = reload(squad)
     assert (squad.wargear, squad.points) == ("Lasguns, 2 meltaguns, vox-caster", 85)
     assert reload(force).rp == 4
     assert reload(force).supply_used == 85
-
-
-def test_it_refuses_a_rearm_beyond_the_supply_limit():
-    force = krieg_force()
-    commissar(force, points=900)
-    squad = krieg_squad(force, points=90)
-
-    with refused(
-        "That needs 20 more points, but only 10 of your 1000-point Supply Limit are free "
-        "(990 used)."
-    ):
-        services.rearm_and_resupply(actor=force.player, unit=squad, wargear="Heavy", points=110)
 
 
 def test_it_loses_weapon_modifications_and_relics_on_replaced_weapons():
@@ -329,21 +335,9 @@ def test_it_loses_weapon_modifications_and_relics_on_replaced_weapons():
     fist = grant_relic(leader, "Artificer Weapon", weapon="Power fist")
     assert reload(squad).crusade_points == 2
 
-    services.rearm_and_resupply(
-        actor=force.player,
-        unit=squad,
-        wargear="Lasguns, plasma gun, chainsword",
-        points=75,
-        replaced_weapons=["long-las"],
-    )
+    rearm(squad, "Lasguns, plasma gun, chainsword", 75, "long-las")
     set_rp(force, 5)
-    services.rearm_and_resupply(
-        actor=force.player,
-        unit=leader,
-        wargear="Laspistol, plasma pistol, power sword",
-        points=65,
-        replaced_weapons=["Power fist"],
-    )
+    rearm(leader, "Laspistol, plasma pistol, power sword", 65, "Power fist")
 
     longlas, chainsword, fist = reload(longlas), reload(chainsword), reload(fist)
     assert (longlas.status, longlas.lost_reason) == (
@@ -418,13 +412,7 @@ def test_it_charges_fresh_recruits_1rp_plus_1_per_2_honours(honours, cost):
         )
     grant_traits(squad, honours)
 
-    services.fresh_recruits(
-        actor=force.player,
-        unit=squad,
-        models_added=10,
-        points=145,
-        models_description="2 Watchmasters, 18 Troopers",
-    )
+    recruit(squad, 10, 145, models_description="2 Watchmasters, 18 Troopers")
 
     squad = reload(squad)
     assert (squad.model_count, squad.points, squad.models_description) == (
@@ -446,19 +434,7 @@ def test_it_refuses_fresh_recruits_beyond_the_datasheet_maximum():
     squad = krieg_squad(krieg_force())
 
     with refused("1st Line Company can have at most 20 models; it has 10, so at most 10 can join."):
-        services.fresh_recruits(actor=player(squad), unit=squad, models_added=11, points=160)
-
-
-def test_it_refuses_fresh_recruits_beyond_the_supply_limit():
-    force = krieg_force()
-    commissar(force, points=900)
-    squad = krieg_squad(force, points=70)
-
-    with refused(
-        "That needs 75 more points, but only 30 of your 1000-point Supply Limit are free "
-        "(970 used)."
-    ):
-        services.fresh_recruits(actor=force.player, unit=squad, models_added=10, points=145)
+        recruit(squad, 11, 160)
 
 
 def test_it_accepts_fresh_recruits_that_exactly_fill_the_supply_limit():
@@ -466,7 +442,7 @@ def test_it_accepts_fresh_recruits_that_exactly_fill_the_supply_limit():
     commissar(force, points=855)
     squad = krieg_squad(force, points=70)
 
-    services.fresh_recruits(actor=force.player, unit=squad, models_added=10, points=145)
+    recruit(squad, 10, 145)
 
     assert reload(force).supply_used == 1000
 
@@ -535,28 +511,7 @@ def test_it_refuses_a_requisition_for_a_promotion_that_is_not_pending():
     promotion = pending_promotion(other)
 
     with refused("That promotion is not waiting to be settled."):
-        services.renowned_heroes(
-            actor=force.player,
-            unit=leader,
-            enhancement="Drill Commander",
-            enhancement_points=20,
-            promotion=promotion,
-        )
-
-
-def test_it_charges_at_most_3rp_for_renowned_heroes():
-    """R6.2: 1RP + 1 per other Enhancement, max 3RP (three others would make 4)."""
-    force = set_rp(krieg_force(), 10)
-    for name in ("Commissar Ruhl", "Commissar Stahl", "Commissar Brandt"):
-        commissar(force, name, enhancement="Grand Strategist", enhancement_points=15)
-    leader = commissar(force)
-
-    services.renowned_heroes(
-        actor=force.player, unit=leader, enhancement="Drill Commander", enhancement_points=20
-    )
-
-    assert bought(force) == [(Req.RENOWNED_HEROES, cost) for cost in (1, 2, 3, 3)]
-    assert reload(force).rp == 1
+        renowned_hero(leader, promotion=promotion)
 
 
 def test_it_charges_at_most_5rp_for_repair_and_recuperate():

@@ -8,7 +8,8 @@ from django.db.migrations.executor import MigrationExecutor
 from campaign import rules
 from campaign.models import CustomContent, OutOfActionTest
 from tests.factories import make_campaign, make_user
-from tests.services.helpers import commissar, destroyed_in_battle, krieg_force, krieg_squad
+from tests.services.cards import commissar, krieg_force, krieg_squad
+from tests.services.fights import destroyed_in_battle
 
 
 @pytest.mark.django_db

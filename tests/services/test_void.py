@@ -14,22 +14,24 @@ from campaign.models import (
 )
 from campaign.services import UnitOutcome
 from tests.factories import make_user, reload
-from tests.services.helpers import (
-    card_snapshot,
+from tests.services.cards import (
     commissar,
-    fight,
-    go_to_battle,
-    grant_trait,
-    grant_traits,
     krieg_force,
     krieg_squad,
     lord_of_contagion,
-    old_scars,
     plague_force,
     plague_marines,
-    refused,
-    set_xp,
 )
+from tests.services.checks import card_snapshot, refused
+from tests.services.earned import (
+    grant_trait,
+    grant_traits,
+    old_scars,
+    renowned_hero,
+    set_xp,
+    settle_trait,
+)
+from tests.services.fights import fight, go_to_battle, resolve, roll
 
 pytestmark = pytest.mark.django_db
 
@@ -66,26 +68,11 @@ def test_it_voids_a_battle_and_every_force_and_card_reads_exactly_as_before():
 
     battle.record()
     for unit in (scarred, honoured, doomed):
-        services.take_out_of_action_test(actor=krieg.player, test=battle.test_for(unit), roll=1)
-    services.resolve_out_of_action(
-        actor=krieg.player,
-        test=battle.test_for(scarred),
-        choice=Outcome.BATTLE_SCAR,
-        scar_name="Battle-weary",
-    )
-    services.resolve_out_of_action(
-        actor=krieg.player,
-        test=battle.test_for(honoured),
-        choice=Outcome.DEVASTATING_BLOW,
-        honour=honoured.honours.get(),
-    )
-    services.take_out_of_action_test(actor=plague.player, test=battle.test_for(marines), roll=4)
-    services.settle_with_battle_trait(
-        actor=krieg.player,
-        promotion=reload(vell).promotions.get(),
-        table="Character",
-        trait="Natural Leader",
-    )
+        roll(battle.test_for(unit), 1)
+    resolve(battle.test_for(scarred), Outcome.BATTLE_SCAR, scar_name="Battle-weary")
+    resolve(battle.test_for(honoured), Outcome.DEVASTATING_BLOW, honour=honoured.honours.get())
+    roll(battle.test_for(marines), 4)
+    settle_trait(reload(vell).promotions.get(), table="Character", trait="Natural Leader")
     # Everything happened, so the void has work to do.
     during = card_snapshot(krieg, plague)
     assert reload(doomed).status == Unit.Status.REMOVED
@@ -122,19 +109,8 @@ def test_it_keeps_what_a_void_undid_as_history():
     vell, squad = commissar(force), krieg_squad(force)
     set_xp(vell, 5)
     done = fight([vell, squad], outcomes={squad: UnitOutcome(destroyed=True)})
-    services.take_out_of_action_test(actor=force.player, test=done.test_for(squad), roll=1)
-    services.resolve_out_of_action(
-        actor=force.player,
-        test=done.test_for(squad),
-        choice=Outcome.BATTLE_SCAR,
-        scar_name="Fatigued",
-    )
-    services.settle_with_battle_trait(
-        actor=force.player,
-        promotion=reload(vell).promotions.get(),
-        table="Character",
-        trait="Born Hunter",
-    )
+    resolve(roll(done.test_for(squad), 1), Outcome.BATTLE_SCAR, scar_name="Fatigued")
+    settle_trait(reload(vell).promotions.get(), table="Character", trait="Born Hunter")
 
     services.void_battle(actor=force.player, battle=done.battle, reason="Scored wrongly")
 
@@ -154,9 +130,8 @@ def test_it_gives_back_an_honour_replaced_by_a_promotion_from_the_voided_battle(
     grant_traits(squad, 3)
     done = fight([vell, squad], outcomes={squad: UnitOutcome(marked_for_greatness=True)})
     before_settling = {(h.name, h.status) for h in squad.honours.all()}
-    services.settle_with_battle_trait(
-        actor=force.player,
-        promotion=reload(squad).promotions.get(status=Promotion.Status.PENDING),
+    settle_trait(
+        reload(squad).promotions.get(status=Promotion.Status.PENDING),
         table="Infantry",
         trait="Headhunters",
         replace=squad.honours.get(name="Battle-scarred Resistance"),
@@ -195,9 +170,7 @@ def test_it_refuses_to_void_a_battle_whose_promotion_became_an_enhancement():
     vell = commissar(force)
     set_xp(vell, 5)
     done = fight([vell])
-    services.renowned_heroes(
-        actor=force.player, unit=vell, enhancement="Drill Commander", enhancement_points=20
-    )
+    renowned_hero(vell)
 
     with refused(
         "A promotion from this battle was settled with an Enhancement; "
@@ -225,7 +198,7 @@ def test_it_refuses_to_bring_back_a_removed_unit_whose_name_was_taken_since():
     vell, doomed = commissar(force), krieg_squad(force, "3rd Line Company")
     old_scars(doomed, "Fatigued", "Deep Scars", "Crippling Damage")
     done = fight([vell, doomed], outcomes={doomed: UnitOutcome(destroyed=True)})
-    services.take_out_of_action_test(actor=force.player, test=done.test_for(doomed), roll=1)
+    roll(done.test_for(doomed), 1)
     krieg_squad(force, "3rd Line Company")
 
     with refused("13th Siege Regiment has a new unit called 3rd Line Company; rename it first."):
