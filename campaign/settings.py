@@ -87,6 +87,22 @@ DATABASES = {
     )
 }
 
+# SQLite shared by several threads or processes (runserver, gunicorn) without errors:
+# - IMMEDIATE: each transaction takes the write lock when it begins. A deferred one reads
+#   first and then fails "database is locked" when it wants to write after another writer
+#   (busy_timeout cannot help there). The lock also stands in for select_for_update,
+#   which SQLite ignores, so the services' read-check-write stays serialised.
+# - timeout: how long a connection waits for that lock before giving up, in seconds.
+# - WAL: readers and the writer no longer block each other; synchronous=NORMAL is the
+#   safe, faster setting in WAL mode (a power cut may lose the last commits, never corrupt).
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

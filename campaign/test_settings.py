@@ -8,7 +8,14 @@ from campaign.settings import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 if not os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+    # In memory, with the same transaction options as the SQLite file of `make run`.
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": ":memory:",
+            "OPTIONS": SQLITE_OPTIONS,  # noqa: F405
+        }
+    }
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 
