@@ -20,6 +20,9 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 
 MEDIA_ROOT = tempfile.mkdtemp(prefix="crusade-test-media-")
+# Pictures stay on disk in tests, whatever bucket the shell happens to name
+# (tests/deploy/ runs the app with a bucket, in its own servers).
+STORAGES["default"] = {"BACKEND": "django.core.files.storage.FileSystemStorage"}  # noqa: F405
 STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
 }

@@ -40,8 +40,10 @@ READY_TIMEOUT = 60
 REQUEST_TIMEOUT = 60
 COMMAND_TIMEOUT = 180
 
-# Settings the app reads from the environment: a server started here gets only ours.
+# What the app (or Django) reads from the environment: a server started here gets only ours.
+# (tests/conftest.py sets DJANGO_ALLOW_ASYNC_UNSAFE for Playwright: never for a server.)
 APP_ENVIRONMENT = {
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
     "DEBUG",
     "SECRET_KEY",
     "ALLOWED_HOSTS",
@@ -64,13 +66,20 @@ APP_ENVIRONMENT = {
 }
 
 
-def production_env(database_url: str, *, static_root: Path, media_root: Path, **extra) -> dict:
-    """The environment of a production server on plain HTTP at 127.0.0.1."""
+def app_environment(**values) -> dict:
+    """This process's environment without any of the app's settings, plus `values`."""
     env = {
         key: value
         for key, value in os.environ.items()
         if key not in APP_ENVIRONMENT and not key.startswith("AWS_")
     }
+    env.update({key: str(value) for key, value in values.items()})
+    return env
+
+
+def production_env(database_url: str, *, static_root: Path, media_root: Path, **extra) -> dict:
+    """The environment of a production server on plain HTTP at 127.0.0.1."""
+    env = app_environment()
     env.update(
         DJANGO_SETTINGS_MODULE="campaign.settings",
         DEBUG="0",
