@@ -77,7 +77,7 @@ def app_environment(**values) -> dict:
     return env
 
 
-def production_env(database_url: str, *, static_root: Path, media_root: Path, **extra) -> dict:
+def production_env(database_url: str, *, static_root: Path, media_root: Path) -> dict:
     """The environment of a production server on plain HTTP at 127.0.0.1."""
     env = app_environment()
     env.update(
@@ -95,7 +95,6 @@ def production_env(database_url: str, *, static_root: Path, media_root: Path, **
         SECURE_HSTS_SECONDS="0",
         PYTHONUNBUFFERED="1",
     )
-    env.update({key: str(value) for key, value in extra.items()})
     return env
 
 
@@ -331,10 +330,8 @@ class Player:
         if files:
             body, content_type = multipart(fields, files)
         else:
-            body, content_type = (
-                urlencode(fields, doseq=True).encode(),
-                ("application/x-www-form-urlencoded"),
-            )
+            body = urlencode(fields, doseq=True).encode()
+            content_type = "application/x-www-form-urlencoded"
         headers["Content-Type"] = content_type
         return self.request("POST", path, body, headers)
 
@@ -420,9 +417,6 @@ class PageReader(HTMLParser):
         elif kind not in ("checkbox", "radio") or "checked" in a:
             form["fields"].append((a["name"], a.get("value", "")))
 
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-
     def handle_data(self, data: str) -> None:
         if self._textarea is not None and self.forms:
             name, value = self.forms[-1]["fields"][-1]
@@ -502,6 +496,5 @@ def describe(outcomes: list) -> str:
     """A short account of the outcomes, and the first failure, for an assertion message."""
     bad = failures(outcomes)
     statuses = Counter(o.status if isinstance(o, Response) else type(o).__name__ for o in outcomes)
-    return (
-        f"{len(bad)} of {len(outcomes)} failed ({dict(statuses)}); first: {bad[0] if bad else '-'}"
-    )
+    first = bad[0] if bad else "-"
+    return f"{len(bad)} of {len(outcomes)} failed ({dict(statuses)}); first: {first}"

@@ -28,8 +28,8 @@ class Unexpected(AssertionError):
         self.response = response
 
 
-def expect(move: str, response: Response, status: int, *, text: str = "") -> Response:
-    if response.status != status or (text and text not in page_text(response)):
+def expect(move: str, response: Response, status: int) -> Response:
+    if response.status != status:
         raise Unexpected(move, response)
     return response
 

@@ -32,7 +32,7 @@ from tests.concurrency.moves import (
 
 SOAK_SECONDS = 20
 TABLES = 4  # and as many quartermasters: 8 writers
-# A sane floor, far below what a laptop does (see the README): each table records battles.
+# A sane floor, far below what a busy 2-core machine does (14 to 26 battles a table).
 MIN_BATTLES_PER_TABLE = 3
 
 
