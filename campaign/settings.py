@@ -2,7 +2,8 @@
 
 Local use needs nothing set: DEBUG is on and the database is a SQLite file in
 the project. Production sets DEBUG=0, SECRET_KEY, ALLOWED_HOSTS and
-DATABASE_URL (PostgreSQL); the secure defaults below then apply.
+DATABASE_URL (PostgreSQL); the secure defaults below then apply. Several app
+servers also share one bucket for pictures (AWS_STORAGE_BUCKET_NAME, ...).
 """
 
 import os
@@ -87,6 +88,22 @@ DATABASES = {
     )
 }
 
+# SQLite shared by several threads or processes (runserver, gunicorn) without errors:
+# - IMMEDIATE: each transaction takes the write lock when it begins. A deferred one reads
+#   first and then fails "database is locked" when it wants to write after another writer
+#   (busy_timeout cannot help there). The lock also stands in for select_for_update,
+#   which SQLite ignores, so the services' read-check-write stays serialised.
+# - timeout: how long a connection waits for that lock before giving up, in seconds.
+# - WAL: readers and the writer no longer block each other; synchronous=NORMAL is the
+#   safe, faster setting in WAL mode (a power cut may lose the last commits, never corrupt).
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -95,6 +112,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Nothing is kept in one process's memory, so several app processes (or machines) behind
+# one load balancer behave as one: sessions live in the database, messages in a cookie
+# (or the session), and nothing uses Django's cache (local memory by default).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+MESSAGE_STORAGE = "django.contrib.messages.storage.fallback.FallbackStorage"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
@@ -111,8 +134,39 @@ STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
+# Uploaded pictures: on this machine's disk (MEDIA_ROOT) by default, or in S3-compatible
+# object storage (AWS S3, MinIO, Garage, ...) that several app servers share. The S3
+# credentials are never settings: boto3 reads AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
+# from the environment, or the machine's role.
+MEDIA_STORAGE = os.environ.get("MEDIA_STORAGE", "").strip().lower() or (
+    "s3" if os.environ.get("AWS_STORAGE_BUCKET_NAME") else "local"
+)
+if MEDIA_STORAGE == "local":
+    MEDIA_BACKEND = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+elif MEDIA_STORAGE == "s3":
+    if not os.environ.get("AWS_STORAGE_BUCKET_NAME"):
+        raise ImproperlyConfigured("MEDIA_STORAGE=s3 needs AWS_STORAGE_BUCKET_NAME.")
+    MEDIA_BACKEND = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ["AWS_STORAGE_BUCKET_NAME"],
+            "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("AWS_S3_REGION_NAME") or None,
+            "addressing_style": os.environ.get("AWS_S3_ADDRESSING_STYLE") or None,
+            "location": os.environ.get("AWS_LOCATION", ""),
+            "custom_domain": os.environ.get("AWS_S3_CUSTOM_DOMAIN") or None,
+            # A private bucket by default: picture URLs are signed and expire.
+            "querystring_auth": env_bool("AWS_QUERYSTRING_AUTH", True),
+            "querystring_expire": int(os.environ.get("AWS_QUERYSTRING_EXPIRE", "3600")),
+            "default_acl": None,
+            "file_overwrite": False,
+        },
+    }
+else:
+    raise ImproperlyConfigured(f"MEDIA_STORAGE is {MEDIA_STORAGE!r}: use 'local' or 's3'.")
+
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": MEDIA_BACKEND,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

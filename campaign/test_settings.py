@@ -8,11 +8,21 @@ from campaign.settings import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 if not os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+    # In memory, with the same transaction options as the SQLite file of `make run`.
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": ":memory:",
+            "OPTIONS": SQLITE_OPTIONS,  # noqa: F405
+        }
+    }
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 
 MEDIA_ROOT = tempfile.mkdtemp(prefix="crusade-test-media-")
+# Pictures stay on disk in tests, whatever bucket the shell happens to name
+# (tests/deploy/ runs the app with a bucket, in its own servers).
+STORAGES["default"] = {"BACKEND": "django.core.files.storage.FileSystemStorage"}  # noqa: F405
 STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
 }

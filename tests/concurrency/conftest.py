@@ -1,0 +1,9 @@
+"""The live-server fixtures (see fixtures.py)."""
+
+from tests.concurrency.fixtures import (  # noqa: F401
+    app_env,
+    server,
+    server_database,
+    static_root,
+    workdir,
+)

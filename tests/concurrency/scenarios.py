@@ -1,0 +1,195 @@
+"""Data for the live-server tests, built through the services as players build it.
+
+Runs inside the server's own settings and database: `live.scenario(env, name, ...)`
+calls `main` through `manage.py shell --command`, which prints one line of JSON.
+Every player's password is `live.PASSWORD`, hashed once with the default hasher.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.db.models import Sum
+
+from campaign import rules, services
+from campaign.models import (
+    Battle,
+    BattleParticipant,
+    Campaign,
+    CrusadeForce,
+    Membership,
+    RequisitionPurchase,
+    Unit,
+)
+from tests.concurrency.live import PASSWORD
+
+KEYWORDS = "Imperium, Astra Militarum"
+FACTION = "Astra Militarum"
+
+
+def main(name: str, arguments: str) -> None:
+    print(json.dumps(SCENARIOS[name](**json.loads(arguments))))
+
+
+def _players(prefix: str, count: int) -> list:
+    hashed = make_password(PASSWORD)
+    return [
+        get_user_model().objects.create(username=f"{prefix}{n}", password=hashed)
+        for n in range(1, count + 1)
+    ]
+
+
+def _campaign(name: str) -> Campaign:
+    (organiser,) = _players(f"{name.lower()}-organiser", 1)
+    return services.create_campaign(actor=organiser, name=name)
+
+
+def _force(player, campaign: Campaign | None, name: str) -> CrusadeForce:
+    if campaign is not None:
+        services.join_campaign(
+            actor=player, user=player, campaign=campaign, role=Membership.Role.PLAYER
+        )
+    return services.create_force(
+        actor=player, player=player, campaign=campaign, name=name, faction=FACTION
+    )
+
+
+def _epic_hero(force: CrusadeForce) -> Unit:
+    """An EPIC HERO CHARACTER: a Warlord that never gains XP (R2.6), so never a promotion
+    to settle before the next battle (R3.7)."""
+    return services.add_unit(
+        actor=force.player,
+        force=force,
+        unit=services.NewUnit(
+            name=f"Lord Marshal of {force.name}",
+            datasheet="Lord Marshal Dreir",
+            points=100,
+            faction_keywords=KEYWORDS,
+            is_character=True,
+            is_epic_hero=True,
+        ),
+    )
+
+
+def _swarm(force: CrusadeForce) -> Unit:
+    """A SWARM unit: no XP either (R2.6)."""
+    return services.add_unit(
+        actor=force.player,
+        force=force,
+        unit=services.NewUnit(
+            name=f"Cyber-mastiffs of {force.name}",
+            datasheet="Cyber-mastiff Pack",
+            points=40,
+            faction_keywords=KEYWORDS,
+            is_swarm=True,
+        ),
+    )
+
+
+def _side(force: CrusadeForce, units: list[Unit]) -> dict:
+    return {
+        "username": force.player.username,
+        "force": force.pk,
+        "units": [u.pk for u in units],
+        "warlord": units[0].pk if units else None,
+        "rp": force.rp,
+        "supply_limit": force.supply_limit,
+    }
+
+
+def supply_race() -> dict:
+    """One player's force with its starting 5RP and 1000-point Supply Limit (R1.2)."""
+    (player,) = _players("quartermaster", 1)
+    force = _force(player, None, "13th Siege Regiment")
+    return _side(force, [])
+
+
+def battle_to_record() -> dict:
+    """Two players in a battle, both armies mustered (R8): it only needs recording (R9)."""
+    campaign = _campaign("Vigil")
+    sides = []
+    for player, name in zip(_players("vigil", 2), ("Iron Wolves", "Red Talons"), strict=True):
+        force = _force(player, campaign, name)
+        sides.append((force, [_epic_hero(force), _swarm(force)]))
+    battle = services.start_battle(
+        actor=sides[0][0].player,
+        forces=[force for force, _ in sides],
+        battle_size="Incursion",
+        campaign=campaign,
+    )
+    for force, units in sides:
+        services.muster_army(
+            actor=force.player,
+            participant=battle.participants.get(force=force),
+            faction=FACTION,
+            detachment="Combined Regiment",
+            units=units,
+            warlord=units[0],
+        )
+    return {"battle": battle.pk, "sides": [_side(force, units) for force, units in sides]}
+
+
+def soak(pairs: int) -> dict:
+    """`pairs` pairs of players in one campaign, each force ready to fight at once."""
+    campaign = _campaign("Gaming Group")
+    sides = []
+    for n, player in enumerate(_players("player", 2 * pairs), start=1):
+        force = _force(player, campaign, f"Regiment {n}")
+        sides.append(_side(force, [_epic_hero(force), _swarm(force)]))
+    return {"pairs": [sides[i : i + 2] for i in range(0, len(sides), 2)]}
+
+
+def picture_owner() -> dict:
+    """A player with a force and one Crusade card, ready for a picture."""
+    (player,) = _players("painter", 1)
+    force = _force(player, None, "Painted Regiment")
+    return _side(force, [_epic_hero(force)])
+
+
+def report(forces: list[int]) -> dict:
+    """Each force's numbers, and what its battles and purchases say they should be."""
+    statuses = {status: 0 for status in Battle.Status.values}
+    for status in Battle.objects.values_list("status", flat=True):
+        statuses[status] += 1
+    rows = []
+    for force in CrusadeForce.objects.filter(pk__in=forces).order_by("pk"):
+        fought = BattleParticipant.objects.filter(
+            force=force, battle__status=Battle.Status.COMPLETED
+        )
+        purchases = RequisitionPurchase.objects.filter(force=force)
+        rows.append(
+            {
+                "force": force.pk,
+                "rp": force.rp,
+                "rp_cap": force.rp_cap,
+                "supply_limit": force.supply_limit,
+                "battle_tally": force.battle_tally,
+                "victories": force.victories,
+                "battles_completed": fought.count(),
+                "wins": fought.filter(result=BattleParticipant.Result.WIN).count(),
+                "rp_from_battles": sum(p.rp_after - p.rp_before for p in fought),
+                "rp_spent": purchases.aggregate(spent=Sum("cost"))["spent"] or 0,
+                "supply_increases": purchases.filter(
+                    requisition=rules.Requisition.INCREASE_SUPPLY_LIMIT
+                ).count(),
+                "purchases": purchases.count(),
+                "supply_limit_increase": (
+                    force.campaign.supply_limit_increase
+                    if force.campaign
+                    else rules.DEFAULT_HOUSE_RULES.supply_limit_increase
+                ),
+            }
+        )
+    return {"battles": statuses, "forces": rows}
+
+
+SCENARIOS: dict[str, Callable[..., dict]] = {
+    "supply_race": supply_race,
+    "battle_to_record": battle_to_record,
+    "soak": soak,
+    "picture_owner": picture_owner,
+    "report": report,
+}

@@ -1,0 +1,127 @@
+"""Settings read from the environment, as each deployment sets it: each case imports
+`campaign.settings` afresh in a subprocess, with nothing of this run's environment."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import subprocess
+from pathlib import Path
+
+from tests.concurrency.live import COMMAND_TIMEOUT, PYTHON, REPO, app_environment, manage
+
+SHOW = (
+    "import json; from campaign import settings as s; print(json.dumps({"
+    "'storages': s.STORAGES, 'database': s.DATABASES['default'], "
+    "'sessions': s.SESSION_ENGINE, 'messages': s.MESSAGE_STORAGE}, default=str))"
+)
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "crusade.example.org",
+    "DATABASE_URL": "postgres://crusade:secret@db.example.org:5432/crusade",
+}
+BUCKET = {
+    "AWS_STORAGE_BUCKET_NAME": "crusade-media",
+    "AWS_S3_ENDPOINT_URL": "https://s3.example.org",
+    "AWS_S3_REGION_NAME": "eu-west-1",
+}
+
+
+def settings_with(**env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [PYTHON, "-c", SHOW],
+        cwd=REPO,
+        env=app_environment(**env),
+        capture_output=True,
+        text=True,
+        timeout=COMMAND_TIMEOUT,
+        check=False,
+    )
+
+
+def settings(**env: str) -> dict:
+    done = settings_with(**env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_it_keeps_pictures_on_this_machines_disk_by_default():
+    media = settings()["storages"]["default"]
+    assert media == {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+
+
+def test_it_keeps_pictures_in_the_bucket_it_is_given():
+    media = settings(**PRODUCTION, **BUCKET)["storages"]["default"]
+    assert media["BACKEND"] == "storages.backends.s3.S3Storage"
+    options = media["OPTIONS"]
+    assert options["bucket_name"] == "crusade-media"
+    assert options["endpoint_url"] == "https://s3.example.org"
+    assert options["region_name"] == "eu-west-1"
+    assert options["querystring_auth"] is True  # a private bucket: signed, expiring URLs
+    assert options["file_overwrite"] is False
+    assert "access_key" not in options and "secret_key" not in options  # boto3 reads them
+
+
+def test_it_serves_pictures_from_a_public_domain_when_told_to():
+    options = settings(
+        **BUCKET, AWS_S3_CUSTOM_DOMAIN="media.example.org", AWS_QUERYSTRING_AUTH="0"
+    )["storages"]["default"]["OPTIONS"]
+    assert (options["custom_domain"], options["querystring_auth"]) == ("media.example.org", False)
+
+
+def test_it_refuses_s3_without_a_bucket():
+    done = settings_with(MEDIA_STORAGE="s3")
+    assert done.returncode != 0
+    assert "ImproperlyConfigured: MEDIA_STORAGE=s3 needs AWS_STORAGE_BUCKET_NAME." in done.stderr
+
+
+def test_it_refuses_a_media_storage_it_does_not_know():
+    done = settings_with(MEDIA_STORAGE="ftp")
+    assert "MEDIA_STORAGE is 'ftp': use 'local' or 's3'." in done.stderr
+
+
+def test_it_makes_sqlite_wait_for_the_write_lock_instead_of_failing():
+    """The SQLite file of `make run`: IMMEDIATE transactions, a busy timeout, WAL."""
+    database = settings()["database"]
+    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert database["OPTIONS"]["timeout"] >= 5
+    init = [c.strip() for c in database["OPTIONS"]["init_command"].split(";")]
+    assert init == ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL"]
+
+
+def test_it_gives_postgresql_none_of_the_sqlite_options():
+    database = settings(**PRODUCTION)["database"]
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert not database.get("OPTIONS")
+
+
+def test_it_keeps_no_state_in_one_process():
+    """Sessions in the database and messages in a cookie: any app process can serve anyone."""
+    shown = settings(**PRODUCTION)
+    assert shown["sessions"] == "django.contrib.sessions.backends.db"
+    assert shown["messages"] == "django.contrib.messages.storage.fallback.FallbackStorage"
+
+
+def test_it_uses_no_cache_that_processes_would_have_to_share():
+    """Django's default cache is each process's own memory: the app must not rely on it."""
+    sources = [p for p in (REPO / "campaign").rglob("*.py") if "migrations" not in p.parts]
+    using = [
+        str(p.relative_to(REPO))
+        for p in sources
+        if re.search(r"django\.core\.cache|cache_page", p.read_text())
+    ]
+    assert using == []
+
+
+def test_it_passes_the_deploy_checks_with_pictures_in_a_bucket(workdir: Path):
+    out = manage(
+        app_environment(**{**PRODUCTION, **BUCKET, "DATABASE_URL": f"sqlite:///{workdir}/x.db"}),
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+    )
+    assert "System check identified no issues" in out
