@@ -6,6 +6,7 @@ demo is the same every time. `build_demo_campaign` does nothing if it exists.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 
@@ -27,21 +28,22 @@ DEMO_CAMPAIGN = "The Vigil of Kharos"
 
 @dataclass(frozen=True)
 class Card:
+    """A demo card: the fields of `services.NewUnit`, bar the faction keywords."""
+
     name: str
     datasheet: str
     points: int
-    models: str
-    count: int = 1
+    models_description: str
+    model_count: int = 1
     wargear: str = ""
-    character: bool = False
-    epic: bool = False
-    battleline: bool = False
-    transport: bool = False
+    is_character: bool = False
+    is_epic_hero: bool = False
+    is_battleline: bool = False
     body: str = ""
     """The keyword that says which Battle Traits tables fit: infantry, mounted or vehicle."""
     enhancement: str = ""
     enhancement_points: int = 0
-    maximum: int | None = None
+    max_model_count: int | None = None
 
 
 FORCES = {
@@ -58,7 +60,7 @@ FORCES = {
                 "1 Lord Marshal",
                 1,
                 "Laspistol, Sabre of Sacrifice, Savage claws",
-                character=True,
+                is_character=True,
                 body="infantry",
             ),
             Card(
@@ -68,7 +70,7 @@ FORCES = {
                 "1 Lord Commissar, 2 Veteran Guardsmen",
                 3,
                 "Plasma pistols, power fist, chainsword, servo-scribes",
-                character=True,
+                is_character=True,
                 body="infantry",
             ),
             Card(
@@ -78,9 +80,9 @@ FORCES = {
                 "2 Watchmasters, 18 Troopers",
                 20,
                 "Lasguns, long-las, chainswords",
-                battleline=True,
+                is_battleline=True,
                 body="infantry",
-                maximum=20,
+                max_model_count=20,
             ),
         ],
     ),
@@ -96,8 +98,8 @@ FORCES = {
                 "1 Logan Grimnar",
                 1,
                 "The Axe Morkai, storm bolter",
-                character=True,
-                epic=True,
+                is_character=True,
+                is_epic_hero=True,
             ),
             Card(
                 "Ragnar Frostmane",
@@ -106,7 +108,7 @@ FORCES = {
                 "1 Wolf Lord",
                 1,
                 "Twin lightning claws",
-                character=True,
+                is_character=True,
                 body="mounted",
                 enhancement="Fury of the Storm",
                 enhancement_points=20,
@@ -119,7 +121,7 @@ FORCES = {
                 5,
                 "Bolt carbines, bolt pistols",
                 body="infantry",
-                maximum=10,
+                max_model_count=10,
             ),
             Card(
                 "Fangblade",
@@ -144,8 +146,8 @@ FORCES = {
                 "1 Valerian",
                 1,
                 "Gnosis",
-                character=True,
-                epic=True,
+                is_character=True,
+                is_epic_hero=True,
                 body="infantry",
             ),
             Card(
@@ -155,7 +157,7 @@ FORCES = {
                 "1 Blade Champion",
                 1,
                 "Vaultswords",
-                character=True,
+                is_character=True,
                 body="infantry",
                 enhancement="Superior Creation",
                 enhancement_points=25,
@@ -167,9 +169,9 @@ FORCES = {
                 "5 Custodian Guard",
                 5,
                 "Guardian spears",
-                battleline=True,
+                is_battleline=True,
                 body="infantry",
-                maximum=5,
+                max_model_count=5,
             ),
             Card(
                 "Prosecutors of the Silent Sisterhood",
@@ -179,7 +181,7 @@ FORCES = {
                 4,
                 "Boltguns",
                 body="infantry",
-                maximum=10,
+                max_model_count=10,
             ),
         ],
     ),
@@ -193,26 +195,11 @@ FACTION_KEYWORDS = {
 
 
 def _card(force: CrusadeForce, card: Card) -> Unit:
-    return services.add_unit(
-        actor=force.player,
-        force=force,
-        unit=services.NewUnit(
-            name=card.name,
-            datasheet=card.datasheet,
-            points=card.points,
-            faction_keywords=FACTION_KEYWORDS[force.faction],
-            models_description=card.models,
-            model_count=card.count,
-            max_model_count=card.maximum,
-            wargear=card.wargear,
-            is_character=card.character,
-            is_epic_hero=card.epic,
-            is_battleline=card.battleline,
-            **({f"is_{card.body}": True} if card.body else {}),
-            enhancement=card.enhancement,
-            enhancement_points=card.enhancement_points,
-        ),
-    )
+    values = dataclasses.asdict(card)
+    body = values.pop("body")
+    keywords = {f"is_{body}": True} if body else {}
+    unit = services.NewUnit(**values, **keywords, faction_keywords=FACTION_KEYWORDS[force.faction])
+    return services.add_unit(actor=force.player, force=force, unit=unit)
 
 
 def _fight(

@@ -32,8 +32,25 @@ def rules_choices(enum) -> partial:
 HOUSE = rules.DEFAULT_HOUSE_RULES
 
 
-class Campaign(models.Model):
+class Named(models.Model):
+    """A row shown by its name, with a page of its own (the URL named `detail_url`)."""
+
+    detail_url = ""
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse(self.detail_url, args=[self.pk])
+
+
+class Campaign(Named):
     """A campaign run by organisers; its house rules default to the rulebook's numbers."""
+
+    detail_url = "campaign_detail"
 
     name = models.CharField(max_length=120)
     description = models.TextField(blank=True)
@@ -70,12 +87,6 @@ class Campaign(models.Model):
             ),
             models.CheckConstraint(condition=Q(rp_cap__gte=1), name="campaign_rp_cap_positive"),
         ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("campaign_detail", args=[self.pk])
 
     @property
     def house_rules(self) -> rules.HouseRules:
@@ -187,8 +198,10 @@ class ForceQuerySet(models.QuerySet):
         return self
 
 
-class CrusadeForce(models.Model):
+class CrusadeForce(Named):
     """An Order of Battle: a player's Crusade force."""
+
+    detail_url = "force_detail"
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="forces"
@@ -249,12 +262,6 @@ class CrusadeForce(models.Model):
             ),
         ]
 
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("force_detail", args=[self.pk])
-
     @property
     def supply_free(self) -> int:
         return self.supply_limit - self.supply_used
@@ -294,8 +301,10 @@ def card_prefetches(prefix: str = "") -> list[models.Prefetch]:
     ]
 
 
-class Unit(models.Model):
+class Unit(Named):
     """A Crusade card: one unit of an Order of Battle."""
+
+    detail_url = "unit_detail"
 
     class Status(models.TextChoices):
         ACTIVE = "active", "On the Order of Battle"
@@ -368,12 +377,6 @@ class Unit(models.Model):
             ),
             models.CheckConstraint(condition=Q(model_count__gte=1), name="unit_has_models"),
         ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("unit_detail", args=[self.pk])
 
     @property
     def is_active(self) -> bool:

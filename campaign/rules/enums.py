@@ -1,7 +1,8 @@
 """The named things of the Crusade rules, with their labels and fixed numbers.
 
 Data only: this module imports nothing from the rest of the package, so every other
-module (tables and logic alike) can import it without a cycle.
+module (tables and logic alike) can import it without a cycle. Members are declared as
+``value, label``; a member without a label is labelled by its value.
 """
 
 from __future__ import annotations
@@ -9,19 +10,34 @@ from __future__ import annotations
 from enum import IntEnum, StrEnum
 
 
+class Labelled(StrEnum):
+    """A string enum whose members carry the label players read."""
+
+    label: str
+
+    def __new__(cls, value: str, label: str | None = None) -> Labelled:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = value if label is None else label
+        return member
+
+
 class Rank(IntEnum):
     """R3.5: the five ranks, ordered so that a higher rank compares greater."""
 
-    BATTLE_READY = 0
-    BLOODED = 1
-    BATTLE_HARDENED = 2
-    HEROIC = 3
-    LEGENDARY = 4
+    label: str
 
-    @property
-    def label(self) -> str:
-        """The rank's name as printed on a Crusade card."""
-        return _RANK_LABELS[self]
+    def __new__(cls, value: int, label: str) -> Rank:
+        member = int.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        return member
+
+    BATTLE_READY = 0, "Battle-ready"
+    BLOODED = 1, "Blooded"
+    BATTLE_HARDENED = 2, "Battle-hardened"
+    HEROIC = 3, "Heroic"
+    LEGENDARY = 4, "Legendary"
 
     @property
     def min_xp(self) -> int:
@@ -34,14 +50,6 @@ class Rank(IntEnum):
         return Rank(self + 1) if self < Rank.LEGENDARY else None
 
 
-_RANK_LABELS: dict[Rank, str] = {
-    Rank.BATTLE_READY: "Battle-ready",
-    Rank.BLOODED: "Blooded",
-    Rank.BATTLE_HARDENED: "Battle-hardened",
-    Rank.HEROIC: "Heroic",
-    Rank.LEGENDARY: "Legendary",
-}
-
 RANK_THRESHOLDS: dict[Rank, int] = {
     Rank.BATTLE_READY: 0,
     Rank.BLOODED: 6,
@@ -52,26 +60,21 @@ RANK_THRESHOLDS: dict[Rank, int] = {
 """R3.5: minimum XP for each rank."""
 
 
-class Keyword(StrEnum):
+class Keyword(Labelled):
     """R2.2: the keywords that change how the Crusade rules treat a unit, and (R4.4) the
     ones that say which Battle Traits tables fit it."""
 
-    CHARACTER = "character"
-    EPIC_HERO = "epic_hero"
-    TITANIC = "titanic"
-    FORTIFICATION = "fortification"
-    SWARM = "swarm"
-    BATTLELINE = "battleline"
-    DEDICATED_TRANSPORT = "dedicated_transport"
-    INFANTRY = "infantry"
-    MOUNTED = "mounted"
-    VEHICLE = "vehicle"
-    MONSTER = "monster"
-
-    @property
-    def label(self) -> str:
-        """The keyword as the rules print it, e.g. ``EPIC HERO``."""
-        return self.value.replace("_", " ").upper()
+    CHARACTER = "character", "CHARACTER"
+    EPIC_HERO = "epic_hero", "EPIC HERO"
+    TITANIC = "titanic", "TITANIC"
+    FORTIFICATION = "fortification", "FORTIFICATION"
+    SWARM = "swarm", "SWARM"
+    BATTLELINE = "battleline", "BATTLELINE"
+    DEDICATED_TRANSPORT = "dedicated_transport", "DEDICATED TRANSPORT"
+    INFANTRY = "infantry", "INFANTRY"
+    MOUNTED = "mounted", "MOUNTED"
+    VEHICLE = "vehicle", "VEHICLE"
+    MONSTER = "monster", "MONSTER"
 
     @property
     def field(self) -> str:
@@ -88,17 +91,12 @@ NO_XP_KEYWORDS: frozenset[Keyword] = frozenset(
 """R2.6: units with any of these never gain XP or Battle Honours."""
 
 
-class RelicCategory(StrEnum):
+class RelicCategory(Labelled):
     """R4.5: the three kinds of Crusade Relic."""
 
-    ARTIFICER = "artificer"
-    ANTIQUITY = "antiquity"
-    LEGENDARY = "legendary"
-
-    @property
-    def label(self) -> str:
-        """Name of the category as the rules print it."""
-        return f"{self.value.capitalize()} Relic"
+    ARTIFICER = "artificer", "Artificer Relic"
+    ANTIQUITY = "antiquity", "Antiquity Relic"
+    LEGENDARY = "legendary", "Legendary Relic"
 
     @property
     def crusade_points(self) -> int:
@@ -126,28 +124,16 @@ RELIC_MIN_RANK: dict[RelicCategory, Rank] = {
 """R4.5: rank gate per relic category (best reading; a campaign may change it)."""
 
 
-class HonourCategory(StrEnum):
+class HonourCategory(Labelled):
     """R4.1: kinds of Battle Honour; campaign books add more, so a campaign may too."""
 
-    BATTLE_TRAIT = "battle_trait"
-    WEAPON_MODIFICATION = "weapon_modification"
-    CRUSADE_RELIC = "crusade_relic"
-    CUSTOM = "custom"
-
-    @property
-    def label(self) -> str:
-        return _HONOUR_LABELS[self]
+    BATTLE_TRAIT = "battle_trait", "Battle Trait"
+    WEAPON_MODIFICATION = "weapon_modification", "Weapon Modification"
+    CRUSADE_RELIC = "crusade_relic", "Crusade Relic"
+    CUSTOM = "custom", "Campaign honour"
 
 
-_HONOUR_LABELS: dict[HonourCategory, str] = {
-    HonourCategory.BATTLE_TRAIT: "Battle Trait",
-    HonourCategory.WEAPON_MODIFICATION: "Weapon Modification",
-    HonourCategory.CRUSADE_RELIC: "Crusade Relic",
-    HonourCategory.CUSTOM: "Campaign honour",
-}
-
-
-class TraitTable(StrEnum):
+class TraitTable(Labelled):
     """R4.4: the Battle Traits tables, named after the units they fit."""
 
     CHARACTER = "Character"
@@ -155,47 +141,25 @@ class TraitTable(StrEnum):
     MOUNTED = "Mounted"
     VEHICLE = "Vehicle"
 
-    @property
-    def label(self) -> str:
-        return self.value
 
-
-class OutOfAction(StrEnum):
+class OutOfAction(Labelled):
     """R5.1-R5.3: how an Out of Action test ends."""
 
-    PASSED = "passed"
-    DEVASTATING_BLOW = "devastating_blow"
-    BATTLE_SCAR = "battle_scar"
-    REMOVED = "removed"
-
-    @property
-    def label(self) -> str:
-        """Name shown to players."""
-        return _OOA_LABELS[self]
+    PASSED = "passed", "Passed"
+    DEVASTATING_BLOW = "devastating_blow", "Devastating Blow"
+    BATTLE_SCAR = "battle_scar", "Battle Scar"
+    REMOVED = "removed", "Removed from the Order of Battle"
 
 
-_OOA_LABELS: dict[OutOfAction, str] = {
-    OutOfAction.PASSED: "Passed",
-    OutOfAction.DEVASTATING_BLOW: "Devastating Blow",
-    OutOfAction.BATTLE_SCAR: "Battle Scar",
-    OutOfAction.REMOVED: "Removed from the Order of Battle",
-}
-
-
-class Requisition(StrEnum):
+class Requisition(Labelled):
     """R6.1-R6.6: the core Requisitions."""
 
-    INCREASE_SUPPLY_LIMIT = "increase_supply_limit"
-    RENOWNED_HEROES = "renowned_heroes"
-    LEGENDARY_VETERANS = "legendary_veterans"
-    REARM_AND_RESUPPLY = "rearm_and_resupply"
-    REPAIR_AND_RECUPERATE = "repair_and_recuperate"
-    FRESH_RECRUITS = "fresh_recruits"
-
-    @property
-    def label(self) -> str:
-        """Name as the rules print it."""
-        return _REQUISITION_LABELS[self]
+    INCREASE_SUPPLY_LIMIT = "increase_supply_limit", "Increase Supply Limit"
+    RENOWNED_HEROES = "renowned_heroes", "Renowned Heroes"
+    LEGENDARY_VETERANS = "legendary_veterans", "Legendary Veterans"
+    REARM_AND_RESUPPLY = "rearm_and_resupply", "Rearm and Resupply"
+    REPAIR_AND_RECUPERATE = "repair_and_recuperate", "Repair and Recuperate"
+    FRESH_RECRUITS = "fresh_recruits", "Fresh Recruits"
 
     @property
     def needs_unit(self) -> bool:
@@ -208,15 +172,6 @@ class Requisition(StrEnum):
         return REQUISITION_MAX_COST[self]
 
 
-_REQUISITION_LABELS: dict[Requisition, str] = {
-    Requisition.INCREASE_SUPPLY_LIMIT: "Increase Supply Limit",
-    Requisition.RENOWNED_HEROES: "Renowned Heroes",
-    Requisition.LEGENDARY_VETERANS: "Legendary Veterans",
-    Requisition.REARM_AND_RESUPPLY: "Rearm and Resupply",
-    Requisition.REPAIR_AND_RECUPERATE: "Repair and Recuperate",
-    Requisition.FRESH_RECRUITS: "Fresh Recruits",
-}
-
 REQUISITION_MAX_COST: dict[Requisition, int] = {
     Requisition.INCREASE_SUPPLY_LIMIT: 1,
     Requisition.RENOWNED_HEROES: 3,
@@ -228,38 +183,21 @@ REQUISITION_MAX_COST: dict[Requisition, int] = {
 """R6: the most each Requisition can cost."""
 
 
-class PromotionReward(StrEnum):
+class PromotionReward(Labelled):
     """R3.7: what a unit takes for a rank gained."""
 
-    BATTLE_HONOUR = "battle_honour"
-    RENOWNED_HEROES = "renowned_heroes"
-
-    @property
-    def label(self) -> str:
-        if self is PromotionReward.RENOWNED_HEROES:
-            return Requisition.RENOWNED_HEROES.label
-        return "Battle Honour"
+    BATTLE_HONOUR = "battle_honour", "Battle Honour"
+    RENOWNED_HEROES = "renowned_heroes", Requisition.RENOWNED_HEROES.label
 
 
-class BattleResult(StrEnum):
+class BattleResult(Labelled):
     """R9: a side's result."""
 
-    WIN = "win"
-    LOSS = "loss"
-    DRAW = "draw"
-
-    @property
-    def label(self) -> str:
-        return _RESULT_LABELS[self]
+    WIN = "win", "Victory"
+    LOSS = "loss", "Defeat"
+    DRAW = "draw", "Draw"
 
 
-_RESULT_LABELS: dict[BattleResult, str] = {
-    BattleResult.WIN: "Victory",
-    BattleResult.LOSS: "Defeat",
-    BattleResult.DRAW: "Draw",
-}
-
-
-def choices(enum: type[StrEnum] | type[IntEnum]) -> list[tuple[object, str]]:
+def choices(enum: type[Labelled] | type[Rank]) -> list[tuple[object, str]]:
     """(value, label) pairs of ``enum``, in order: what a form or model field offers."""
     return [(member.value, member.label) for member in enum]

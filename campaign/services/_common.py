@@ -120,11 +120,18 @@ def apply_changes(obj: Any, fields: list[str] | tuple[str, ...], values: dict[st
     return changes(before, snapshot(obj, fields))
 
 
-def save_changes(obj: Any, diff: dict, *, actor, action, summary: str, **about) -> None:
+def save_changes(obj: Any, diff: dict, actor, action, summary: str, **about) -> None:
     """Save the fields in ``diff`` and write their history row; nothing when nothing changed."""
     if diff:
         obj.save(update_fields=list(diff))
-        record(actor=actor, action=action, summary=summary, changed=diff, **about)
+        record(actor, action, summary, changed=diff, **about)
+
+
+def only(values: dict, allowed, what: str = "editable here") -> None:
+    """A programming error unless every key of ``values`` is in ``allowed``."""
+    unknown = set(values) - set(allowed)
+    if unknown:
+        raise ValueError(f"not {what}: {sorted(unknown)}")
 
 
 def real_user(actor):
@@ -133,10 +140,10 @@ def real_user(actor):
 
 
 def history_row(
-    *,
     actor,
     action: HistoryAction | str,
     summary: str,
+    *,
     force: CrusadeForce | None = None,
     unit: Unit | None = None,
     battle: Battle | None = None,
@@ -170,8 +177,8 @@ def history_row(
     )
 
 
-def record(**row: Any) -> HistoryEntry:
+def record(*args: Any, **row: Any) -> HistoryEntry:
     """Write one history row (the arguments of `history_row`)."""
-    entry = history_row(**row)
+    entry = history_row(*args, **row)
     entry.save()
     return entry

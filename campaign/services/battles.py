@@ -26,22 +26,7 @@ from campaign.models import (
     card_prefetches,
 )
 
-from ._common import (
-    changes,
-    fresh_unit,
-    history_row,
-    lock_force,
-    lock_forces,
-    real_user,
-    record,
-    refresh_totals,
-    refuse,
-    require_active,
-    require_campaign_content,
-    require_reason,
-    rule_refusals,
-    snapshot,
-)
+from . import _common as common
 
 RESULTS = frozenset(result.value for result in rules.BattleResult)
 
@@ -67,17 +52,17 @@ def start_battle(
 ) -> Battle:
     """Open a battle between forces; each then musters its army."""
     if battle_size not in rules.BATTLE_SIZES:
-        refuse("Pick a battle size.", field="battle_size")
+        common.refuse("Pick a battle size.", field="battle_size")
     if not forces:
-        refuse("Pick the forces that fight.", field="forces")
+        common.refuse("Pick the forces that fight.", field="forces")
     if len({f.pk for f in forces}) != len(forces):
-        refuse("A force can only fight once in the same battle.", field="forces")
-    locked = lock_forces([f.pk for f in forces])
+        common.refuse("A force can only fight once in the same battle.", field="forces")
+    locked = common.lock_forces([f.pk for f in forces])
     for force in locked.values():
         if campaign is not None and force.campaign_id != campaign.pk:
-            refuse(f"{force.name} is not part of {campaign.name}.", field="forces")
+            common.refuse(f"{force.name} is not part of {campaign.name}.", field="forces")
         if force.in_battle():
-            refuse(
+            common.refuse(
                 f"{force.name} is already in a battle that has not been recorded.", field="forces"
             )
     battle = Battle.objects.create(
@@ -85,14 +70,14 @@ def start_battle(
         battle_size=battle_size,
         mission=mission,
         date=date or timezone.localdate(),
-        created_by=real_user(actor),
+        created_by=common.real_user(actor),
     )
     for force in locked.values():
         BattleParticipant.objects.create(battle=battle, force=force, faction=force.faction)
-        record(
-            actor=actor,
-            action=HistoryAction.BATTLE_STARTED,
-            summary=f"{force.name} goes to battle ({battle_size}"
+        common.record(
+            actor,
+            HistoryAction.BATTLE_STARTED,
+            f"{force.name} goes to battle ({battle_size}"
             + (f", {mission}" if mission else "")
             + ")",
             force=force,
@@ -101,49 +86,47 @@ def start_battle(
     return battle
 
 
-def _muster_units(
-    units: list[Unit],
-    *,
-    attachments: dict[int, int],
-    embarked: dict[int, int],
-    second_leader_rules: dict[int, str],
-) -> list[rules.MusterUnit]:
-    """The units offered for the army as the rules see them, with their places in it."""
-    pending = units_with_pending_choices([u.pk for u in units])
-    carried_by: dict[int, int] = {transport: unit for unit, transport in embarked.items()}
-    return [
-        u.facts(
-            rules.MusterUnit,
-            key=u.pk,
-            removed=not u.is_active,
-            pending=u.pk in pending,
-            embarked_unit_key=carried_by.get(u.pk),
-            leads_key=attachments.get(u.pk),
-            second_leader_rule=second_leader_rules.get(u.pk, ""),
-        )
-        for u in units
-    ]
+@dataclass(frozen=True)
+class Army:
+    """A proposed army for one side of a battle: the keyword arguments of `check_army` and
+    `muster_army` (units and Warlord are cards; the mappings are by unit primary key)."""
+
+    faction: str
+    units: list[Unit]
+    warlord: Unit | None
+    attachments: dict[int, int] = field(default_factory=dict)
+    """Leader -> the Bodyguard unit it joins."""
+    embarked: dict[int, int] = field(default_factory=dict)
+    """Passenger -> the transport it starts in."""
+    second_leader_rules: dict[int, str] = field(default_factory=dict)
+    """Bodyguard -> the datasheet rule that lets it take a second Leader."""
+
+    def as_the_rules_see_it(self) -> list[rules.MusterUnit]:
+        pending = units_with_pending_choices([u.pk for u in self.units])
+        carried_by = {transport: unit for unit, transport in self.embarked.items()}
+        return [
+            u.facts(
+                rules.MusterUnit,
+                key=u.pk,
+                removed=not u.is_active,
+                pending=u.pk in pending,
+                embarked_unit_key=carried_by.get(u.pk),
+                leads_key=self.attachments.get(u.pk),
+                second_leader_rule=self.second_leader_rules.get(u.pk, "").strip(),
+            )
+            for u in self.units
+        ]
 
 
-def check_army(
-    *,
-    participant: BattleParticipant,
-    faction: str,
-    units: list[Unit],
-    warlord: Unit | None,
-    attachments: dict[int, int] | None = None,
-    embarked: dict[int, int] | None = None,
-    second_leader_rules: dict[int, str] | None = None,
-) -> rules.MusterReport:
-    """The rules' checks of a proposed army, without saving anything (the live muster check).
-
-    ``second_leader_rules`` maps a Bodyguard unit to the datasheet rule that lets it take
-    a second Leader."""
-    foreign = [u.name for u in units if u.force_id != participant.force_id]
-    chosen = {u.pk for u in units}
+def check_army(*, participant: BattleParticipant, **army) -> rules.MusterReport:
+    """The rules' checks of a proposed army (the fields of `Army`), without saving anything:
+    the live muster check."""
+    army = Army(**army)
+    foreign = [u.name for u in army.units if u.force_id != participant.force_id]
+    chosen = {u.pk for u in army.units}
     missing = {
         pk
-        for mapping in (attachments or {}, embarked or {})
+        for mapping in (army.attachments, army.embarked)
         for pair in mapping.items()
         for pk in pair
         if pk not in chosen
@@ -156,14 +139,9 @@ def check_army(
     ]
     report = rules.check_muster(
         battle_size=participant.battle.battle_size,
-        faction=faction,
-        units=_muster_units(
-            units,
-            attachments=attachments or {},
-            embarked=embarked or {},
-            second_leader_rules=second_leader_rules or {},
-        ),
-        warlord_key=warlord.pk if warlord is not None else None,
+        faction=army.faction,
+        units=army.as_the_rules_see_it(),
+        warlord_key=army.warlord.pk if army.warlord is not None else None,
     )
     extra = [f"Not in this Order of Battle: {', '.join(foreign)}."] if foreign else []
     if extra or strays:
@@ -175,64 +153,50 @@ def check_army(
 
 @transaction.atomic
 def muster_army(
-    *,
-    actor,
-    participant: BattleParticipant,
-    faction: str,
-    detachment: str,
-    units: list[Unit],
-    warlord: Unit | None,
-    attachments: dict[int, int] | None = None,
-    embarked: dict[int, int] | None = None,
-    second_leader_rules: dict[int, str] | None = None,
+    *, actor, participant: BattleParticipant, detachment: str, **army
 ) -> rules.MusterReport:
-    """Choose the army for a battle. Mustering again replaces the earlier choice."""
-    lock_force(participant.force_id)
+    """Choose the army (the fields of `Army`) for a battle. Mustering again replaces the
+    earlier choice."""
+    common.lock_force(participant.force_id)
     participant = BattleParticipant.objects.select_related("battle", "force").get(pk=participant.pk)
     if participant.battle.status != Battle.Status.IN_PROGRESS:
-        refuse("This battle is over; its armies can no longer change.")
-    attachments = attachments or {}
-    embarked = embarked or {}
-    second_leader_rules = {k: v.strip() for k, v in (second_leader_rules or {}).items()}
-    units = list(Unit.objects.with_card_details().filter(pk__in=[u.pk for u in units]))
-    report = check_army(
-        participant=participant,
-        faction=faction,
-        units=units,
-        warlord=warlord,
-        attachments=attachments,
-        embarked=embarked,
-        second_leader_rules=second_leader_rules,
+        common.refuse("This battle is over; its armies can no longer change.")
+    army["units"] = list(
+        Unit.objects.with_card_details().filter(pk__in=[u.pk for u in army["units"]])
     )
+    army = Army(**army)
+    report = check_army(participant=participant, **army.__dict__)
     if not report.ok:
-        refuse(" ".join(report.errors), field="units")
+        common.refuse(" ".join(report.errors), field="units")
     participant.army.all().delete()
-    bodyguards = set(attachments.values())
+    bodyguards = set(army.attachments.values())
     entries = {
         u.pk: BattleUnit.objects.create(
             participant=participant,
             unit=u,
-            second_leader_rule=second_leader_rules.get(u.pk, "") if u.pk in bodyguards else "",
+            second_leader_rule=(
+                army.second_leader_rules.get(u.pk, "").strip() if u.pk in bodyguards else ""
+            ),
         )
-        for u in units
+        for u in army.units
     }
-    for leader, bodyguard in attachments.items():
+    for leader, bodyguard in army.attachments.items():
         BattleUnit.objects.filter(pk=entries[leader].pk).update(attached_to=entries[bodyguard])
-    for passenger, transport in embarked.items():
+    for passenger, transport in army.embarked.items():
         BattleUnit.objects.filter(pk=entries[passenger].pk).update(embarked_in=entries[transport])
-    participant.faction = faction.strip()
+    participant.faction = army.faction.strip()
     participant.detachment = detachment.strip()
-    participant.warlord = warlord
+    participant.warlord = army.warlord
     participant.mustered = True
     participant.save(update_fields=["faction", "detachment", "warlord", "mustered"])
-    record(
-        actor=actor,
-        action=HistoryAction.ARMY_MUSTERED,
-        summary=f"{participant.force.name} musters {len(units)} units "
+    common.record(
+        actor,
+        HistoryAction.ARMY_MUSTERED,
+        f"{participant.force.name} musters {len(army.units)} units "
         f"({report.points}/{report.limit} points)",
         force=participant.force,
         battle=participant.battle,
-        changed={"army": [None, sorted(u.name for u in units)]},
+        changed={"army": [None, sorted(u.name for u in army.units)]},
     )
     return report
 
@@ -293,13 +257,13 @@ def _unit_gain(entry: BattleUnit, outcome: UnitOutcome) -> UnitGain:
     """What the rules give one unit for the battle (XP, caps, ranks), checking its outcome."""
     unit = entry.unit
     if outcome.enemy_units_destroyed < 0 or outcome.bonus_xp < 0:
-        refuse("Tallies and bonus XP cannot be negative.")
+        common.refuse("Tallies and bonus XP cannot be negative.")
     if outcome.bonus_xp and not outcome.bonus_xp_reason.strip():
-        refuse(f"Say why {unit.name} earned bonus XP.", field="bonus_xp_reason")
+        common.refuse(f"Say why {unit.name} earned bonus XP.", field="bonus_xp_reason")
     if outcome.marked_for_greatness:
         refusal = rules.marked_for_greatness_refusal(unit.facts(pending_promotions=0))
         if refusal:
-            refuse(refusal, field="marked_for_greatness")
+            common.refuse(refusal, field="marked_for_greatness")
     raw = rules.battle_xp_gained(
         tally_before=unit.units_destroyed,
         enemy_units_destroyed=outcome.enemy_units_destroyed,
@@ -330,7 +294,7 @@ def _plan(
 ) -> list[ForceGain]:
     """Compute every effect of a battle's end without writing anything."""
     if battle.status != Battle.Status.IN_PROGRESS:
-        refuse("This battle has already been recorded.")
+        common.refuse("This battle has already been recorded.")
     participants = list(
         battle.participants.select_related("force", "force__campaign").order_by("pk")
     )
@@ -339,10 +303,10 @@ def _plan(
     for participant in participants:
         force = participant.force
         if not participant.mustered:
-            refuse(f"{force.name} has not mustered an army yet.")
+            common.refuse(f"{force.name} has not mustered an army yet.")
         result = results.get(participant.pk, "")
         if result not in RESULTS:
-            refuse(f"Choose a result for {force.name}.", field="results")
+            common.refuse(f"Choose a result for {force.name}.", field="results")
         gain = ForceGain(
             participant=participant,
             result=result,
@@ -352,14 +316,14 @@ def _plan(
         army = armies.get(participant.pk, [])
         gain.units = [_unit_gain(e, outcomes.get(e.pk, UnitOutcome())) for e in army]
         if sum(1 for g in gain.units if g.outcome.marked_for_greatness) > 1:
-            refuse(
+            common.refuse(
                 f"{force.name} can Mark only one unit for Greatness.", field="marked_for_greatness"
             )
         _check_attached_credit(gain.units)
         plan.append(gain)
     refusal = rules.results_refusal([gain.result for gain in plan])
     if refusal:
-        refuse(refusal, field="results")
+        common.refuse(refusal, field="results")
     return plan
 
 
@@ -381,7 +345,7 @@ def _check_attached_credit(gains: list[UnitGain]) -> None:
             bodyguard_credited=credited(bodyguard),
         )
         if refusal:
-            refuse(refusal, field="kills")
+            common.refuse(refusal, field="kills")
 
 
 def preview_battle_end(
@@ -429,7 +393,7 @@ def record_battle_end(
     """Everything a battle's end changes, in one transaction: tallies, RP, XP, promotions
     and Out of Action tests. The number of queries does not grow with the armies."""
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
-    lock_forces(list(battle.participants.values_list("force_id", flat=True)))
+    common.lock_forces(list(battle.participants.values_list("force_id", flat=True)))
     plan = _plan(battle, results=results, outcomes=outcomes)
     now = timezone.now()
     writes = _Writes()
@@ -444,10 +408,10 @@ def record_battle_end(
         participant.rp_before, participant.rp_after = gain.rp_before, gain.rp_after
         participant.save(update_fields=["result", "rp_before", "rp_after"])
         writes.history.append(
-            history_row(
-                actor=actor,
-                action=HistoryAction.BATTLE_RECORDED,
-                summary=f"{force.name}: {participant.get_result_display()}, "
+            common.history_row(
+                actor,
+                HistoryAction.BATTLE_RECORDED,
+                f"{force.name}: {participant.get_result_display()}, "
                 f"+{gain.rp_after - gain.rp_before}RP",
                 force=force,
                 battle=battle,
@@ -465,7 +429,7 @@ def record_battle_end(
 
 def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now, writes: _Writes) -> None:
     entry, outcome, unit = gain.entry, gain.outcome, gain.entry.unit
-    before = snapshot(unit, UNIT_TALLIES)
+    before = common.snapshot(unit, UNIT_TALLIES)
     unit.xp = gain.xp_after
     unit.battles_played += 1
     unit.battles_survived += 0 if outcome.destroyed else 1
@@ -496,14 +460,13 @@ def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now, writes: _Wri
     if outcome.destroyed:
         notes.append("destroyed")
     writes.history.append(
-        history_row(
-            actor=actor,
-            action=HistoryAction.UNIT_BATTLE_RECORDED,
-            summary=f"{unit.name}: +{gain.xp_gained}XP"
-            + (f", {', '.join(notes)}" if notes else ""),
+        common.history_row(
+            actor,
+            HistoryAction.UNIT_BATTLE_RECORDED,
+            f"{unit.name}: +{gain.xp_gained}XP" + (f", {', '.join(notes)}" if notes else ""),
             unit=unit,
             battle=battle,
-            changed=changes(before, snapshot(unit, UNIT_TALLIES)),
+            changed=common.changes(before, common.snapshot(unit, UNIT_TALLIES)),
             reason=outcome.bonus_xp_reason,
         )
     )
@@ -511,10 +474,10 @@ def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now, writes: _Wri
 
 def _lock_test(test: OutOfActionTest) -> tuple[OutOfActionTest, Unit]:
     unit = Unit.objects.get(pk=test.unit_id)
-    lock_force(unit.force_id)
+    common.lock_force(unit.force_id)
     test = OutOfActionTest.objects.select_for_update().get(pk=test.pk)
-    unit = fresh_unit(unit)
-    require_active(unit)
+    unit = common.fresh_unit(unit)
+    common.require_active(unit)
     return test, unit
 
 
@@ -525,11 +488,11 @@ def take_out_of_action_test(
     """Roll (or enter the roll of) a D6; the rules say whether the unit passes."""
     test, unit = _lock_test(test)
     if test.status != OutOfActionTest.Status.PENDING:
-        refuse("This Out of Action test has already been taken.")
+        common.refuse("This Out of Action test has already been taken.")
     if roll is None:
         roll, test.rolled_by_app = rules.roll_d6(rng), True
     elif not 1 <= roll <= 6:
-        refuse("A D6 shows 1 to 6.", field="roll")
+        common.refuse("A D6 shows 1 to 6.", field="roll")
     test.roll = roll
     passed = rules.unit_passes_out_of_action(unit.facts(), roll)
     now = timezone.now()
@@ -542,10 +505,10 @@ def take_out_of_action_test(
     else:
         test.status = OutOfActionTest.Status.AWAITING_CHOICE
     test.save()
-    record(
-        actor=actor,
-        action=HistoryAction.OUT_OF_ACTION_ROLLED,
-        summary=f"{unit.name} rolled {roll} for Out of Action"
+    common.record(
+        actor,
+        HistoryAction.OUT_OF_ACTION_ROLLED,
+        f"{unit.name} rolled {roll} for Out of Action"
         + (" (rolled by the app)" if test.rolled_by_app else "")
         + (": passed" if passed else ": failed"),
         unit=unit,
@@ -579,11 +542,11 @@ def resolve_out_of_action(
     """Apply the player's (legal) choice after a failed Out of Action test."""
     test, unit = _lock_test(test)
     if test.status != OutOfActionTest.Status.AWAITING_CHOICE:
-        refuse("This Out of Action test is not waiting for a choice.")
+        common.refuse("This Out of Action test is not waiting for a choice.")
     choice = rules.OutOfAction(choice)
     honours = unit.active_honours()
     scars = unit.active_scars()
-    with rule_refusals("choice"):
+    with common.rule_refusals("choice"):
         refusal = rules.out_of_action_refusal(
             choice, battle_honours=len(honours), battle_scars=len(scars)
         )
@@ -594,7 +557,7 @@ def resolve_out_of_action(
     points_before = unit.crusade_points
     if choice is rules.OutOfAction.DEVASTATING_BLOW:
         if honour is None or honour.pk not in {h.pk for h in honours}:
-            refuse("Pick one of the unit's Battle Honours to lose.", field="honour")
+            common.refuse("Pick one of the unit's Battle Honours to lose.", field="honour")
         honour = next(h for h in honours if h.pk == honour.pk)
         honour.status, honour.lost_at = BattleHonour.Status.LOST, now
         honour.lost_reason = "Devastating Blow"
@@ -611,12 +574,12 @@ def resolve_out_of_action(
     test.outcome = choice
     test.status, test.resolved_at = OutOfActionTest.Status.DONE, now
     test.save()
-    unit = fresh_unit(unit)
-    refresh_totals(unit.force)
-    record(
-        actor=actor,
-        action=HistoryAction.OUT_OF_ACTION_RESOLVED,
-        summary=summary,
+    unit = common.fresh_unit(unit)
+    common.refresh_totals(unit.force)
+    common.record(
+        actor,
+        HistoryAction.OUT_OF_ACTION_RESOLVED,
+        summary,
         unit=unit,
         battle=battle,
         changed={"crusade_points": [points_before, unit.crusade_points]}
@@ -629,18 +592,20 @@ def _new_scar(unit: Unit, scars, *, scar_name, custom, rng, now) -> BattleScar:
     held = {s.name for s in scars}
     effect = ""
     if custom is not None:
-        require_campaign_content(custom, unit, CustomContent.Kind.BATTLE_SCAR, field="scar_name")
+        common.require_campaign_content(
+            custom, unit, CustomContent.Kind.BATTLE_SCAR, field="scar_name"
+        )
         scar_name, effect = custom.name, custom.effect
     elif scar_name:
         if scar_name not in rules.BATTLE_SCARS.values():
-            refuse("Pick a Battle Scar from the table.", field="scar_name")
+            common.refuse("Pick a Battle Scar from the table.", field="scar_name")
         effect = rules.BATTLE_SCAR_EFFECTS[scar_name]
     else:
-        with rule_refusals("scar_name"):
+        with common.rule_refusals("scar_name"):
             scar_name = rules.roll_battle_scar(held, rng=rng)
         effect = rules.BATTLE_SCAR_EFFECTS[scar_name]
     if scar_name in held:
-        refuse(
+        common.refuse(
             f"{unit.name} already bears {scar_name}; a unit never has the same scar twice.",
             field="scar_name",
         )
@@ -661,15 +626,15 @@ def inflict_battle_scar(
 ) -> BattleScar:
     """A Battle Scar a mission or Agenda inflicts outside an Out of Action test, with its
     reason: rolled, or chosen, never one the unit has, never past the most it may bear."""
-    reason = require_reason(
+    reason = common.require_reason(
         reason, "Say which mission or Agenda inflicted it; the reason is kept in the history."
     )
-    lock_force(unit.force_id)
-    unit = fresh_unit(unit)
-    require_active(unit)
+    common.lock_force(unit.force_id)
+    unit = common.fresh_unit(unit)
+    common.require_active(unit)
     scars = unit.active_scars()
     if len(scars) >= rules.MAX_BATTLE_SCARS:
-        refuse(
+        common.refuse(
             f"{unit.name} already bears {rules.MAX_BATTLE_SCARS} Battle Scars, the most a unit "
             "can bear.",
             field="scar_name",
@@ -678,12 +643,12 @@ def inflict_battle_scar(
     scar = _new_scar(
         unit, scars, scar_name=scar_name, custom=custom_scar, rng=rng, now=timezone.now()
     )
-    unit = fresh_unit(unit)
-    refresh_totals(unit.force)
-    record(
-        actor=actor,
-        action=HistoryAction.SCAR_INFLICTED,
-        summary=f"{unit.name} gains the Battle Scar {scar.name} (mission reward)",
+    unit = common.fresh_unit(unit)
+    common.refresh_totals(unit.force)
+    common.record(
+        actor,
+        HistoryAction.SCAR_INFLICTED,
+        f"{unit.name} gains the Battle Scar {scar.name} (mission reward)",
         unit=unit,
         reason=reason,
         changed={"crusade_points": [points_before, unit.crusade_points]},
@@ -707,14 +672,14 @@ def void_battle(*, actor, battle: Battle, reason: str) -> Battle:
     """
     reason = reason.strip()
     if not reason:
-        refuse("Say why the battle is voided.", field="reason")
+        common.refuse("Say why the battle is voided.", field="reason")
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     if battle.status == Battle.Status.VOIDED:
-        refuse("This battle has already been voided.")
-    forces = lock_forces(list(battle.participants.values_list("force_id", flat=True)))
+        common.refuse("This battle has already been voided.")
+    forces = common.lock_forces(list(battle.participants.values_list("force_id", flat=True)))
     promotions = list(battle.promotions.exclude(status=Promotion.Status.VOIDED))
     if any(p.settled_by == rules.PromotionReward.RENOWNED_HEROES for p in promotions):
-        refuse(
+        common.refuse(
             "A promotion from this battle was settled with an Enhancement; "
             "correct that Enhancement first, then void the battle."
         )
@@ -734,16 +699,16 @@ def void_battle(*, actor, battle: Battle, reason: str) -> Battle:
             promotion.save(update_fields=["status"])
     else:
         for force in forces.values():
-            record(
-                actor=actor,
-                action=HistoryAction.BATTLE_VOIDED,
-                summary=f"{force.name}: battle voided",
+            common.record(
+                actor,
+                HistoryAction.BATTLE_VOIDED,
+                f"{force.name}: battle voided",
                 force=force,
                 battle=battle,
                 reason=reason,
             )
     for force in forces.values():
-        refresh_totals(force)
+        common.refresh_totals(force)
     battle.status, battle.voided_at, battle.void_reason = Battle.Status.VOIDED, now, reason
     battle.save(update_fields=["status", "voided_at", "void_reason"])
     return battle
@@ -755,10 +720,10 @@ def _undo_participant(actor, battle, participant, force: CrusadeForce, reason: s
     force.victories -= 1 if participant.result == BattleParticipant.Result.WIN else 0
     force.rp = max(0, force.rp - (participant.rp_after - participant.rp_before))
     force.save(update_fields=["battle_tally", "victories", "rp"])
-    record(
-        actor=actor,
-        action=HistoryAction.BATTLE_VOIDED,
-        summary=f"{force.name}: battle voided, its results undone",
+    common.record(
+        actor,
+        HistoryAction.BATTLE_VOIDED,
+        f"{force.name}: battle voided, its results undone",
         force=force,
         battle=battle,
         reason=reason,
@@ -793,7 +758,7 @@ def _undo_unit(actor, battle, entry: BattleUnit, force: CrusadeForce, reason: st
             )
         if test.outcome == OutOfActionTest.Outcome.REMOVED:
             if force.units.active().filter(name__iexact=unit.name).exists():
-                refuse(f"{force.name} has a new unit called {unit.name}; rename it first.")
+                common.refuse(f"{force.name} has a new unit called {unit.name}; rename it first.")
             unit.status, unit.removed_at, unit.removed_reason = Unit.Status.ACTIVE, None, ""
         test.status = OutOfActionTest.Status.VOIDED
         test.save(update_fields=["status"])
@@ -808,10 +773,10 @@ def _undo_unit(actor, battle, entry: BattleUnit, force: CrusadeForce, reason: st
             "removed_reason",
         ]
     )
-    record(
-        actor=actor,
-        action=HistoryAction.UNIT_BATTLE_VOIDED,
-        summary=f"{unit.name}: results of a voided battle undone",
+    common.record(
+        actor,
+        HistoryAction.UNIT_BATTLE_VOIDED,
+        f"{unit.name}: results of a voided battle undone",
         unit=unit,
         battle=battle,
         reason=reason,

@@ -14,7 +14,7 @@ from campaign.models import (
     Membership,
 )
 
-from ._common import apply_changes, changes, record, refuse, save_changes, snapshot
+from . import _common as common
 
 HOUSE_RULE_FIELDS = Campaign.HOUSE_RULE_FIELDS
 NEEDS_AN_ORGANISER = "A campaign needs at least one organiser."
@@ -23,9 +23,9 @@ CUSTOM_FIELDS = ("name", "effect", "relic_category", "trait_table")
 
 def _check_house_rules(campaign: Campaign) -> None:
     if campaign.rp_cap < 1:
-        refuse("The RP cap must be at least 1.", field="rp_cap")
+        common.refuse("The RP cap must be at least 1.", field="rp_cap")
     if campaign.starting_rp > campaign.rp_cap:
-        refuse("Starting RP cannot be above the RP cap.", field="starting_rp")
+        common.refuse("Starting RP cannot be above the RP cap.", field="starting_rp")
 
 
 def _lock_campaign(campaign: Campaign) -> Campaign:
@@ -37,17 +37,17 @@ def create_campaign(*, actor, name: str, description: str = "", **house_rules: i
     """A new campaign with the actor as its first organiser."""
     name = name.strip()
     if not name:
-        refuse("Give the campaign a name.", field="name")
+        common.refuse("Give the campaign a name.", field="name")
     campaign = Campaign(name=name, description=description, **house_rules)
     _check_house_rules(campaign)
     campaign.save()
     Membership.objects.create(campaign=campaign, user=actor, role=Membership.Role.ORGANISER)
-    record(
-        actor=actor,
-        action=HistoryAction.CAMPAIGN_CREATED,
-        summary=f"{name} created",
+    common.record(
+        actor,
+        HistoryAction.CAMPAIGN_CREATED,
+        f"{name} created",
         campaign=campaign,
-        changed={k: [None, v] for k, v in snapshot(campaign, HOUSE_RULE_FIELDS).items()},
+        changed={k: [None, v] for k, v in common.snapshot(campaign, HOUSE_RULE_FIELDS).items()},
     )
     return campaign
 
@@ -55,22 +55,20 @@ def create_campaign(*, actor, name: str, description: str = "", **house_rules: i
 @transaction.atomic
 def update_campaign_details(*, actor, campaign: Campaign, **values: str) -> Campaign:
     """Change a campaign's name or description."""
-    unknown = set(values) - set(Campaign.DETAIL_FIELDS)
-    if unknown:
-        raise ValueError(f"not campaign details: {sorted(unknown)}")
+    common.only(values, Campaign.DETAIL_FIELDS, "campaign details")
     campaign = _lock_campaign(campaign)
     if "name" in values:
         values["name"] = values["name"].strip()
         if not values["name"]:
-            refuse("Give the campaign a name.", field="name")
-    diff = apply_changes(campaign, Campaign.DETAIL_FIELDS, values)
+            common.refuse("Give the campaign a name.", field="name")
+    diff = common.apply_changes(campaign, Campaign.DETAIL_FIELDS, values)
     summary = f"{campaign.name}: campaign details edited"
-    save_changes(
+    common.save_changes(
         campaign,
         diff,
-        actor=actor,
-        action=HistoryAction.CAMPAIGN_EDITED,
-        summary=summary,
+        actor,
+        HistoryAction.CAMPAIGN_EDITED,
+        summary,
         campaign=campaign,
     )
     return campaign
@@ -79,19 +77,17 @@ def update_campaign_details(*, actor, campaign: Campaign, **values: str) -> Camp
 @transaction.atomic
 def set_house_rules(*, actor, campaign: Campaign, reason: str = "", **values: int) -> Campaign:
     """Change a campaign's house rules. A lower RP cap trims RP above it."""
-    unknown = set(values) - set(HOUSE_RULE_FIELDS)
-    if unknown:
-        raise ValueError(f"not house rules: {sorted(unknown)}")
+    common.only(values, HOUSE_RULE_FIELDS, "house rules")
     campaign = _lock_campaign(campaign)
-    diff = apply_changes(campaign, HOUSE_RULE_FIELDS, values)
+    diff = common.apply_changes(campaign, HOUSE_RULE_FIELDS, values)
     _check_house_rules(campaign)
     if not diff:
         return campaign
     campaign.save(update_fields=list(diff))
-    record(
-        actor=actor,
-        action=HistoryAction.HOUSE_RULES_CHANGED,
-        summary=f"House rules of {campaign.name} changed",
+    common.record(
+        actor,
+        HistoryAction.HOUSE_RULES_CHANGED,
+        f"House rules of {campaign.name} changed",
         campaign=campaign,
         changed=diff,
         reason=reason,
@@ -99,16 +95,16 @@ def set_house_rules(*, actor, campaign: Campaign, reason: str = "", **values: in
     if "rp_cap" in diff:
         forces = CrusadeForce.objects.select_for_update().filter(campaign=campaign).order_by("pk")
         for force in forces:
-            old = snapshot(force, ["rp", "rp_cap"])
+            old = common.snapshot(force, ["rp", "rp_cap"])
             force.rp_cap = campaign.rp_cap
             force.rp = min(force.rp, force.rp_cap)
             force.save(update_fields=["rp", "rp_cap"])
-            record(
-                actor=actor,
-                action=HistoryAction.RP_CAP_CHANGED,
-                summary=f"RP cap of {force.name} is now {force.rp_cap}",
+            common.record(
+                actor,
+                HistoryAction.RP_CAP_CHANGED,
+                f"RP cap of {force.name} is now {force.rp_cap}",
                 force=force,
-                changed=changes(old, snapshot(force, ["rp", "rp_cap"])),
+                changed=common.changes(old, common.snapshot(force, ["rp", "rp_cap"])),
                 reason=reason or "Campaign house rules changed",
             )
     return campaign
@@ -121,10 +117,10 @@ def join_campaign(*, actor, user, campaign: Campaign, role: str = Membership.Rol
         campaign=campaign, user=user, defaults={"role": role}
     )
     if created:
-        record(
-            actor=actor,
-            action=HistoryAction.MEMBER_JOINED,
-            summary=f"{user.username} joined {campaign.name} as {membership.get_role_display()}",
+        common.record(
+            actor,
+            HistoryAction.MEMBER_JOINED,
+            f"{user.username} joined {campaign.name} as {membership.get_role_display()}",
             campaign=campaign,
         )
     return membership
@@ -134,7 +130,7 @@ def join_campaign(*, actor, user, campaign: Campaign, role: str = Membership.Rol
 def change_member_role(*, actor, membership: Membership, role: str) -> Membership:
     """Make a member a player or an organiser; a campaign always keeps one organiser."""
     if role not in Membership.Role.values:
-        refuse("Pick a role.", field="role")
+        common.refuse("Pick a role.", field="role")
     campaign = _lock_campaign(membership.campaign)
     membership = Membership.objects.select_related("user").get(pk=membership.pk)
     before = membership.role
@@ -142,14 +138,13 @@ def change_member_role(*, actor, membership: Membership, role: str) -> Membershi
         return membership
     others = campaign.memberships.filter(role=Membership.Role.ORGANISER).exclude(pk=membership.pk)
     if before == Membership.Role.ORGANISER and not others.exists():
-        refuse(NEEDS_AN_ORGANISER, field="role")
+        common.refuse(NEEDS_AN_ORGANISER, field="role")
     membership.role = role
     membership.save(update_fields=["role"])
-    record(
-        actor=actor,
-        action=HistoryAction.MEMBER_ROLE_CHANGED,
-        summary=f"{membership.user.username} is now {membership.get_role_display()} "
-        f"in {campaign.name}",
+    common.record(
+        actor,
+        HistoryAction.MEMBER_ROLE_CHANGED,
+        f"{membership.user.username} is now {membership.get_role_display()} in {campaign.name}",
         campaign=campaign,
         changed={"role": [before, role]},
     )
@@ -159,19 +154,19 @@ def change_member_role(*, actor, membership: Membership, role: str) -> Membershi
 def _check_custom(content: CustomContent) -> None:
     content.name = content.name.strip()
     if not content.name:
-        refuse("Give it a name.", field="name")
+        common.refuse("Give it a name.", field="name")
     relic = content.kind == CustomContent.Kind.CRUSADE_RELIC
     if relic and not content.relic_category:
-        refuse(RELIC_NEEDS_CATEGORY, field="relic_category")
+        common.refuse(RELIC_NEEDS_CATEGORY, field="relic_category")
     if not relic and content.relic_category:
-        refuse("Only Crusade Relics have a relic category.", field="relic_category")
+        common.refuse("Only Crusade Relics have a relic category.", field="relic_category")
     if content.trait_table and content.kind != CustomContent.Kind.BATTLE_TRAIT:
-        refuse("Only Battle Traits belong to a traits table.", field="trait_table")
+        common.refuse("Only Battle Traits belong to a traits table.", field="trait_table")
     taken = CustomContent.objects.filter(
         campaign_id=content.campaign_id, kind=content.kind, name__iexact=content.name
     ).exclude(pk=content.pk)
     if taken.exists():
-        refuse(
+        common.refuse(
             f"The campaign already has a {content.get_kind_display()} called that.", field="name"
         )
 
@@ -199,12 +194,12 @@ def add_custom_content(
     )
     _check_custom(content)
     content.save()
-    record(
-        actor=actor,
-        action=HistoryAction.CUSTOM_CONTENT_ADDED,
-        summary=f"{content.get_kind_display()} {content.name} added to {campaign.name}",
+    common.record(
+        actor,
+        HistoryAction.CUSTOM_CONTENT_ADDED,
+        f"{content.get_kind_display()} {content.name} added to {campaign.name}",
         campaign=campaign,
-        changed={k: [None, v] for k, v in snapshot(content, CUSTOM_FIELDS).items() if v},
+        changed={k: [None, v] for k, v in common.snapshot(content, CUSTOM_FIELDS).items() if v},
     )
     return content
 
@@ -212,20 +207,18 @@ def add_custom_content(
 @transaction.atomic
 def update_custom_content(*, actor, content: CustomContent, **values: str) -> CustomContent:
     """Edit a campaign's own content. Cards that hold it keep the name they were given."""
-    unknown = set(values) - set(CUSTOM_FIELDS)
-    if unknown:
-        raise ValueError(f"not editable here: {sorted(unknown)}")
+    common.only(values, CUSTOM_FIELDS, "editable here")
     campaign = _lock_campaign(content.campaign)
     content = CustomContent.objects.get(pk=content.pk)
-    diff = apply_changes(content, CUSTOM_FIELDS, values)
+    diff = common.apply_changes(content, CUSTOM_FIELDS, values)
     _check_custom(content)
     summary = f"{content.get_kind_display()} {content.name} changed in {campaign.name}"
-    save_changes(
+    common.save_changes(
         content,
         diff,
-        actor=actor,
-        action=HistoryAction.CUSTOM_CONTENT_CHANGED,
-        summary=summary,
+        actor,
+        HistoryAction.CUSTOM_CONTENT_CHANGED,
+        summary,
         campaign=campaign,
     )
     return content
@@ -237,13 +230,13 @@ def retire_custom_content(*, actor, content: CustomContent, reason: str = "") ->
     campaign = _lock_campaign(content.campaign)
     content = CustomContent.objects.get(pk=content.pk)
     if content.is_retired:
-        refuse(f"{content.name} has already been retired.")
+        common.refuse(f"{content.name} has already been retired.")
     content.retired_at = timezone.now()
     content.save(update_fields=["retired_at"])
-    record(
-        actor=actor,
-        action=HistoryAction.CUSTOM_CONTENT_RETIRED,
-        summary=f"{content.get_kind_display()} {content.name} retired from {campaign.name}",
+    common.record(
+        actor,
+        HistoryAction.CUSTOM_CONTENT_RETIRED,
+        f"{content.get_kind_display()} {content.name} retired from {campaign.name}",
         campaign=campaign,
         reason=reason.strip(),
     )

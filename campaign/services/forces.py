@@ -11,17 +11,7 @@ from django.utils import timezone
 from campaign import rules
 from campaign.models import CARD_FIELDS, Battle, Campaign, CrusadeForce, HistoryAction, Unit
 
-from ._common import (
-    apply_changes,
-    fresh_unit,
-    lock_force,
-    record,
-    refresh_totals,
-    refuse,
-    require_active,
-    rule_refusals,
-    save_changes,
-)
+from . import _common as common
 from .requisitions import renowned_heroes
 
 FORCE_NARRATIVE_FIELDS = CrusadeForce.NARRATIVE_FIELDS
@@ -61,7 +51,7 @@ def create_force(
 ) -> CrusadeForce:
     """A new Order of Battle with the campaign's starting Supply Limit and RP."""
     if campaign is not None and not campaign.memberships.filter(user=player).exists():
-        refuse("Join the campaign before creating a force in it.", field="campaign")
+        common.refuse("Join the campaign before creating a force in it.", field="campaign")
     house = campaign.house_rules if campaign is not None else rules.DEFAULT_HOUSE_RULES
     force = CrusadeForce.objects.create(
         player=player,
@@ -76,11 +66,10 @@ def create_force(
         vendettas=vendettas,
         background=background,
     )
-    record(
-        actor=actor,
-        action=HistoryAction.FORCE_CREATED,
-        summary=f"{force.name} mustered with a {force.supply_limit}-point Supply Limit "
-        f"and {force.rp}RP",
+    common.record(
+        actor,
+        HistoryAction.FORCE_CREATED,
+        f"{force.name} mustered with a {force.supply_limit}-point Supply Limit and {force.rp}RP",
         force=force,
         changed={"supply_limit": [None, force.supply_limit], "rp": [None, force.rp]},
     )
@@ -90,20 +79,16 @@ def create_force(
 @transaction.atomic
 def update_force_details(*, actor, force: CrusadeForce, **values: str) -> CrusadeForce:
     """Edit a force's name, faction and narrative. Numbers are never edited here."""
-    unknown = set(values) - set(FORCE_NARRATIVE_FIELDS)
-    if unknown:
-        raise ValueError(f"not editable here: {sorted(unknown)}")
-    force = lock_force(force)
+    common.only(values, FORCE_NARRATIVE_FIELDS, "editable here")
+    force = common.lock_force(force)
     for key in ("name", "faction"):
         if key in values:
             values[key] = values[key].strip()
             if not values[key]:
-                refuse("This can't be left empty.", field=key)
-    diff = apply_changes(force, FORCE_NARRATIVE_FIELDS, values)
+                common.refuse("This can't be left empty.", field=key)
+    diff = common.apply_changes(force, FORCE_NARRATIVE_FIELDS, values)
     summary = f"{force.name}: details edited"
-    save_changes(
-        force, diff, actor=actor, action=HistoryAction.FORCE_EDITED, summary=summary, force=force
-    )
+    common.save_changes(force, diff, actor, HistoryAction.FORCE_EDITED, summary, force=force)
     return force
 
 
@@ -112,7 +97,7 @@ def _check_name_free(force: CrusadeForce, name: str, *, exclude_pk: int | None =
     if exclude_pk is not None:
         taken = taken.exclude(pk=exclude_pk)
     if taken.exists():
-        refuse(f"{force.name} already has a unit called {name}.", field="name")
+        common.refuse(f"{force.name} already has a unit called {name}.", field="name")
 
 
 ENHANCEMENT_FIELDS = ("enhancement", "enhancement_points", "enhancement_weapon")
@@ -126,15 +111,15 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
     Renowned Heroes, as the rules allow only while the force is first being raised; the
     card's points then include it.
     """
-    force = lock_force(force)
+    force = common.lock_force(force)
     name = unit.name.strip()
     if not name:
-        refuse("Give the unit a name.", field="name")
+        common.refuse("Give the unit a name.", field="name")
     _check_name_free(force, name)
     if unit.max_model_count is not None and unit.model_count > unit.max_model_count:
-        refuse("The unit has more models than its datasheet maximum.", field="model_count")
+        common.refuse("The unit has more models than its datasheet maximum.", field="model_count")
     if unit.counts_towards_supply:
-        with rule_refusals("points"):
+        with common.rule_refusals("points"):
             rules.check_supply(
                 supply_used=force.supply_used,
                 supply_limit=force.supply_limit,
@@ -145,11 +130,11 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
     enhancement = {key: values.pop(key) for key in ENHANCEMENT_FIELDS}
     used_before = force.supply_used
     card = Unit.objects.create(force=force, xp=0, **values)
-    refresh_totals(force)
-    record(
-        actor=actor,
-        action=HistoryAction.UNIT_ADDED,
-        summary=f"{card.name} ({card.datasheet}, {card.points} points) joined {force.name}",
+    common.refresh_totals(force)
+    common.record(
+        actor,
+        HistoryAction.UNIT_ADDED,
+        f"{card.name} ({card.datasheet}, {card.points} points) joined {force.name}",
         unit=card,
         force=force,
         changed={
@@ -158,7 +143,7 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
     )
     if (enhancement["enhancement"] or "").strip():
         _buy_enhancement(actor, card, enhancement)
-        card = fresh_unit(card)
+        card = common.fresh_unit(card)
     return card
 
 
@@ -181,22 +166,18 @@ def _buy_enhancement(actor, card: Unit, enhancement: dict) -> None:
 @transaction.atomic
 def update_unit_details(*, actor, unit: Unit, **values: str) -> Unit:
     """Edit the fields of a card its player may still change (CARD_FIELDS.player)."""
-    unknown = set(values) - set(UNIT_FREE_FIELDS)
-    if unknown:
-        raise ValueError(f"not editable here: {sorted(unknown)}")
-    lock_force(unit.force_id)
-    unit = fresh_unit(unit)
-    require_active(unit)
+    common.only(values, UNIT_FREE_FIELDS, "editable here")
+    common.lock_force(unit.force_id)
+    unit = common.fresh_unit(unit)
+    common.require_active(unit)
     if "name" in values:
         values["name"] = values["name"].strip()
         if not values["name"]:
-            refuse("Give the unit a name.", field="name")
+            common.refuse("Give the unit a name.", field="name")
         _check_name_free(unit.force, values["name"], exclude_pk=unit.pk)
-    diff = apply_changes(unit, UNIT_FREE_FIELDS, values)
+    diff = common.apply_changes(unit, UNIT_FREE_FIELDS, values)
     summary = f"{unit.name}: card details edited"
-    save_changes(
-        unit, diff, actor=actor, action=HistoryAction.UNIT_EDITED, summary=summary, unit=unit
-    )
+    common.save_changes(unit, diff, actor, HistoryAction.UNIT_EDITED, summary, unit=unit)
     return unit
 
 
@@ -212,30 +193,22 @@ def _store_picture(obj, field: str, thumb_field: str, picture, thumbnail) -> dic
 @transaction.atomic
 def set_unit_picture(*, actor, unit: Unit, picture, thumbnail) -> Unit:
     """Store a processed picture and its thumbnail on a card."""
-    lock_force(unit.force_id)
-    unit = fresh_unit(unit)
-    require_active(unit)
+    common.lock_force(unit.force_id)
+    unit = common.fresh_unit(unit)
+    common.require_active(unit)
     changed = _store_picture(unit, "picture", "thumbnail", picture, thumbnail)
     summary = f"{unit.name}: new picture"
-    record(
-        actor=actor, action=HistoryAction.UNIT_PICTURE, summary=summary, unit=unit, changed=changed
-    )
+    common.record(actor, HistoryAction.UNIT_PICTURE, summary, unit=unit, changed=changed)
     return unit
 
 
 @transaction.atomic
 def set_force_banner(*, actor, force: CrusadeForce, banner, thumbnail) -> CrusadeForce:
     """Store a processed banner and its thumbnail on a force."""
-    force = lock_force(force)
+    force = common.lock_force(force)
     changed = _store_picture(force, "banner", "banner_thumbnail", banner, thumbnail)
     summary = f"{force.name}: new banner"
-    record(
-        actor=actor,
-        action=HistoryAction.FORCE_BANNER,
-        summary=summary,
-        force=force,
-        changed=changed,
-    )
+    common.record(actor, HistoryAction.FORCE_BANNER, summary, force=force, changed=changed)
     return force
 
 
@@ -245,22 +218,22 @@ def remove_unit(*, actor, unit: Unit, reason: str) -> Unit:
 
     The Supply Limit does not change; the freed points are simply no longer used.
     """
-    force = lock_force(unit.force_id)
-    unit = fresh_unit(unit)
-    require_active(unit)
+    force = common.lock_force(unit.force_id)
+    unit = common.fresh_unit(unit)
+    common.require_active(unit)
     if unit.battle_entries.filter(participant__battle__status=Battle.Status.IN_PROGRESS).exists():
-        refuse(f"{unit.name} is in a battle that has not been recorded yet.")
+        common.refuse(f"{unit.name} is in a battle that has not been recorded yet.")
     reason = reason.strip() or "Removed by the player"
     used_before = force.supply_used
     unit.status = Unit.Status.REMOVED
     unit.removed_at = timezone.now()
     unit.removed_reason = reason
     unit.save(update_fields=["status", "removed_at", "removed_reason"])
-    refresh_totals(force)
-    record(
-        actor=actor,
-        action=HistoryAction.UNIT_REMOVED,
-        summary=f"{unit.name} was removed from {force.name}",
+    common.refresh_totals(force)
+    common.record(
+        actor,
+        HistoryAction.UNIT_REMOVED,
+        f"{unit.name} was removed from {force.name}",
         unit=unit,
         force=force,
         reason=reason,

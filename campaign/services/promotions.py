@@ -11,17 +11,7 @@ from django.utils import timezone
 from campaign import rules
 from campaign.models import BattleHonour, CustomContent, HistoryAction, Promotion, Unit
 
-from ._common import (
-    fresh_unit,
-    lock_force,
-    record,
-    refresh_totals,
-    refuse,
-    require_active,
-    require_campaign_content,
-    require_reason,
-    rule_refusals,
-)
+from . import _common as common
 
 Category = BattleHonour.Category
 
@@ -37,15 +27,15 @@ def _start(
     if promotion is None:
         if unit is None:
             raise ValueError("a promotion to settle, or a unit to reward")
-        require_reason(reason, AWARD_REASON)
+        common.require_reason(reason, AWARD_REASON)
     unit = Unit.objects.get(pk=promotion.unit_id if promotion is not None else unit.pk)
-    lock_force(unit.force_id)
+    common.lock_force(unit.force_id)
     if promotion is not None:
         promotion = Promotion.objects.select_for_update().get(pk=promotion.pk)
         if promotion.status != Promotion.Status.PENDING:
-            refuse("This promotion has already been settled.")
-    unit = fresh_unit(unit)
-    require_active(unit)
+            common.refuse("This promotion has already been settled.")
+    unit = common.fresh_unit(unit)
+    common.require_active(unit)
     return promotion, unit
 
 
@@ -60,7 +50,7 @@ def _check(
     """Asks the rules whether the unit may gain the honour; returns the honour to replace."""
     honours = {h.pk: h for h in unit.active_honours()}
     if replace is not None and replace.pk not in honours:
-        refuse("Pick one of the unit's own Battle Honours to replace.", field="replace")
+        common.refuse("Pick one of the unit's own Battle Honours to replace.", field="replace")
     facts = unit.facts(pending_promotions=0)
     refusal = rules.honour_refusal(
         unit=facts,
@@ -70,9 +60,9 @@ def _check(
         rank=rules.Rank(promotion.rank) if promotion is not None else None,
     )
     if refusal:
-        refuse(refusal, field="replace" if facts.at_honour_cap else None)
+        common.refuse(refusal, field="replace" if facts.at_honour_cap else None)
     if replace is not None and not facts.at_honour_cap:
-        refuse("Honours are only replaced when the unit is at its limit.", field="replace")
+        common.refuse("Honours are only replaced when the unit is at its limit.", field="replace")
     return honours[replace.pk] if replace is not None else None
 
 
@@ -99,13 +89,13 @@ def _grant(
         promotion.settled_by = rules.PromotionReward.BATTLE_HONOUR
         promotion.settled_with = honour.name
         promotion.save(update_fields=["status", "settled_at", "settled_by", "settled_with"])
-    unit = fresh_unit(unit)
-    refresh_totals(unit.force)
+    unit = common.fresh_unit(unit)
+    common.refresh_totals(unit.force)
     why = promotion.rank_label if promotion is not None else "mission reward"
-    record(
-        actor=actor,
-        action=HistoryAction.HONOUR_GAINED,
-        summary=f"{unit.name} ({why}) gains {honour.get_category_display()}: "
+    common.record(
+        actor,
+        HistoryAction.HONOUR_GAINED,
+        f"{unit.name} ({why}) gains {honour.get_category_display()}: "
         f"{honour.name}" + (f", replacing {replace.name}" if replace else ""),
         unit=unit,
         battle=promotion.battle if promotion is not None else None,
@@ -193,27 +183,31 @@ def settle_with_battle_trait(
     replace = _check(unit, category=Category.BATTLE_TRAIT, replace=replace)
     held = {h.name for h in unit.active_honours() if h != replace}
     if custom is not None:
-        require_campaign_content(custom, unit, CustomContent.Kind.BATTLE_TRAIT, field="trait")
+        common.require_campaign_content(
+            custom, unit, CustomContent.Kind.BATTLE_TRAIT, field="trait"
+        )
         name, effect, table = custom.name, custom.effect, custom.trait_table
         fits = rules.fitting_trait_tables(unit.keywords)
         if (table and table not in fits) or not fits:
-            refuse(rules.trait_table_refusal(unit.facts(), table or "campaign"), field="trait")
+            common.refuse(
+                rules.trait_table_refusal(unit.facts(), table or "campaign"), field="trait"
+            )
     else:
         if table not in rules.BATTLE_TRAIT_TABLES:
-            refuse("Pick a Battle Traits table.", field="table")
+            common.refuse("Pick a Battle Traits table.", field="table")
         refusal = rules.trait_table_refusal(unit.facts(), table)
         if refusal:
-            refuse(refusal, field="table")
+            common.refuse(refusal, field="table")
         entries = dict(rules.BATTLE_TRAIT_TABLES[table].values())
         if trait is None:
-            with rule_refusals("trait"):
+            with common.rule_refusals("trait"):
                 name, effect = rules.roll_battle_trait(table, held, rng=rng)
         elif trait not in entries:
-            refuse(f"{trait} is not on the {table} table.", field="trait")
+            common.refuse(f"{trait} is not on the {table} table.", field="trait")
         else:
             name, effect = trait, entries[trait]
     if name in held:
-        refuse(f"{unit.name} already has {name}; pick another trait.", field="trait")
+        common.refuse(f"{unit.name} already has {name}; pick another trait.", field="trait")
     return _grant(
         actor=actor,
         promotion=promotion,
@@ -247,24 +241,24 @@ def settle_with_weapon_modification(
     replace = _check(unit, category=Category.WEAPON_MODIFICATION, replace=replace)
     weapon, model_name = weapon.strip(), model_name.strip()
     if not weapon:
-        refuse("Name the weapon to modify.", field="weapon")
+        common.refuse("Name the weapon to modify.", field="weapon")
     if not model_name:
-        refuse("Name the model that carries the weapon.", field="model_name")
+        common.refuse("Name the model that carries the weapon.", field="model_name")
     refusal = rules.weapon_modification_refusal(
         weapon,
         honoured_weapons=[h.weapon for h in unit.active_honours() if h != replace and h.weapon],
         enhancement_weapon=unit.enhancement_weapon,
     )
     if refusal:
-        refuse(refusal, field="weapon")
+        common.refuse(refusal, field="weapon")
     if modifications is None:
         modifications = rules.roll_weapon_modifications(rng)
     first, second = modifications
     known = set(rules.WEAPON_MODIFICATIONS.values())
     if first not in known or second not in known:
-        refuse("Pick modifications from the table.", field="modifications")
+        common.refuse("Pick modifications from the table.", field="modifications")
     if first == second:
-        refuse("The two modifications must be different.", field="modifications")
+        common.refuse("The two modifications must be different.", field="modifications")
     effects = rules.WEAPON_MODIFICATION_EFFECTS
     return _grant(
         actor=actor,
@@ -310,7 +304,9 @@ def settle_with_crusade_relic(
     the unit holds)."""
     promotion, unit = _start(promotion, unit, reason)
     if custom is not None:
-        require_campaign_content(custom, unit, CustomContent.Kind.CRUSADE_RELIC, field="relic")
+        common.require_campaign_content(
+            custom, unit, CustomContent.Kind.CRUSADE_RELIC, field="relic"
+        )
         relic, category, effect = (
             custom.name,
             rules.RelicCategory(custom.relic_category),
@@ -319,7 +315,7 @@ def settle_with_crusade_relic(
     elif relic in rules.CRUSADE_RELICS:
         category, effect = rules.CRUSADE_RELICS[relic]
     else:
-        refuse("Pick a Crusade Relic.", field="relic")
+        common.refuse("Pick a Crusade Relic.", field="relic")
     replace = _check(
         unit,
         category=Category.CRUSADE_RELIC,
@@ -330,7 +326,7 @@ def settle_with_crusade_relic(
     taken = relics_in_force(unit) - ({replace.name} if replace is not None else set())
     refusal = rules.relic_taken_refusal(relic, relics_in_force=taken)
     if refusal:
-        refuse(refusal, field="relic")
+        common.refuse(refusal, field="relic")
     return _grant(
         actor=actor,
         promotion=promotion,

@@ -18,17 +18,7 @@ from campaign.models import (
     Unit,
 )
 
-from ._common import (
-    apply_changes,
-    fresh_unit,
-    lock_force,
-    real_user,
-    record,
-    refresh_totals,
-    refuse,
-    require_active,
-    rule_refusals,
-)
+from . import _common as common
 
 Req = rules.Requisition
 
@@ -110,7 +100,7 @@ class _Purchase:
     def pay(self, *, actor, summary: str, changed: dict, details: dict | None = None):
         """Spend the RP, keep the purchase and write its history row."""
         force = self.force
-        refresh_totals(force)
+        common.refresh_totals(force)
         rp_before = force.rp
         force.rp -= self.cost
         force.save(update_fields=["rp", *(["supply_limit"] if "supply_limit" in changed else [])])
@@ -120,12 +110,12 @@ class _Purchase:
             requisition=self.req.value,
             cost=self.cost,
             details=details or {},
-            bought_by=real_user(actor),
+            bought_by=common.real_user(actor),
         )
-        record(
-            actor=actor,
-            action=HistoryAction.for_requisition(self.req),
-            summary=f"{self.req.label} ({self.cost}RP): {summary}",
+        common.record(
+            actor,
+            HistoryAction.for_requisition(self.req),
+            f"{self.req.label} ({self.cost}RP): {summary}",
             force=force,
             unit=self.unit,
             changed={"rp": [rp_before, force.rp], **changed},
@@ -137,7 +127,7 @@ class _Purchase:
         unit = self.unit
         if not unit.counts_towards_supply or new_points <= unit.points:
             return
-        with rule_refusals(field):
+        with common.rule_refusals(field):
             rules.check_supply(
                 supply_used=self.force.supply_used,
                 supply_limit=self.force.supply_limit,
@@ -146,17 +136,17 @@ class _Purchase:
 
     def change_unit(self, **values) -> dict:
         """Set ``values`` on the unit and save them; returns what changed."""
-        diff = apply_changes(self.unit, tuple(values), values)
+        diff = common.apply_changes(self.unit, tuple(values), values)
         self.unit.save(update_fields=list(values))
         return diff
 
 
 def _start(req: rules.Requisition, *, force=None, unit: Unit | None = None) -> _Purchase:
     """Lock the force, re-read the unit and ask the rules; refuses with every reason."""
-    force = lock_force(force if unit is None else unit.force_id)
+    force = common.lock_force(force if unit is None else unit.force_id)
     if unit is not None:
-        unit = fresh_unit(unit)
-        require_active(unit)
+        unit = common.fresh_unit(unit)
+        common.require_active(unit)
     enhancements = other_enhancements(force, excluding=unit)
     facts = unit.facts() if unit is not None else None
     refusals = rules.requisition_refusals(
@@ -169,7 +159,7 @@ def _start(req: rules.Requisition, *, force=None, unit: Unit | None = None) -> _
         unit_has_played=unit.battles_played > 0 if unit is not None else True,
     )
     if refusals:
-        refuse(" ".join(refusals))
+        common.refuse(" ".join(refusals))
     cost = rules.requisition_cost(
         req, battle_honours=facts.battle_honours if facts else 0, other_enhancements=enhancements
     )
@@ -207,14 +197,14 @@ def renowned_heroes(
     """
     enhancement = enhancement.strip()
     if not enhancement:
-        refuse("Name the Enhancement.", field="enhancement")
+        common.refuse("Name the Enhancement.", field="enhancement")
     buy = _start(Req.RENOWNED_HEROES, unit=unit)
     unit = buy.unit
     new_points = unit.points + enhancement_points
     buy.check_points(new_points, "enhancement_points")
     pending = unit.pending_promotions()
     if promotion is not None and promotion.pk not in {p.pk for p in pending}:
-        refuse("That promotion is not waiting to be settled.")
+        common.refuse("That promotion is not waiting to be settled.")
     if promotion is None and pending:
         promotion = pending[0]
     lost = _lose_honours_on(buy.unit, {weapon.strip().lower()} - {""}, by=Req.RENOWNED_HEROES)
@@ -305,13 +295,13 @@ def repair_and_recuperate(*, actor, unit: Unit, scar) -> RequisitionPurchase:
     held = {s.pk: s for s in buy.unit.active_scars()}
     scar_pk = getattr(scar, "pk", scar)
     if scar_pk not in held:
-        refuse(f"{buy.unit.name} does not bear that Battle Scar.", field="scar")
+        common.refuse(f"{buy.unit.name} does not bear that Battle Scar.", field="scar")
     scar = held[scar_pk]
     points_before = buy.unit.crusade_points
     scar.status = scar.Status.REPAIRED
     scar.removed_at = timezone.now()
     scar.save(update_fields=["status", "removed_at"])
-    buy.unit = fresh_unit(buy.unit)
+    buy.unit = common.fresh_unit(buy.unit)
     return buy.pay(
         actor=actor,
         summary=f"{buy.unit.name} recovers from {scar.name}",
