@@ -3,29 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from campaign import services
+from campaign import rules, services
+from campaign.forms.requisitions import MAX_ENHANCEMENT_POINTS, RenownedHeroesForm
 from campaign.models import BattleHonour, CustomContent, Promotion
 from tests.factories import reload
 
-from ._battle_setup import record, set_table
+from .helpers import texts
 
 pytestmark = pytest.mark.django_db
 
 
-def _messages(response) -> list[str]:
-    return [str(m) for m in get_messages(response.wsgi_request)]
-
-
 @pytest.fixture
-def table():
-    table = set_table()
-    services.correct_unit(actor=table.owner, unit=table.captain, reason="setup", xp=5)
-    record(table)
-    table.promotion = Promotion.objects.get(unit=table.captain)
-    return table
+def table(promoted):
+    return promoted
 
 
 def _trait_url(table) -> str:
@@ -74,7 +66,7 @@ def test_it_settles_with_a_chosen_battle_trait(client, table):
 
     assert response.status_code == 302
     assert response.url == reverse("unit_detail", args=[table.captain.pk])
-    assert "Captain Vorn gained Battle Trait: Natural Leader" in _messages(response)
+    assert "Captain Vorn gained Battle Trait: Natural Leader" in texts(response)
     assert reload(table.promotion).status == Promotion.Status.SETTLED
     assert [h.name for h in table.captain.honours.all()] == ["Natural Leader"]
 
@@ -100,7 +92,7 @@ def test_it_offers_the_campaigns_own_traits(client, table):
         {
             "category": "trait_choose",
             "trait-table": "Character",
-            "trait-trait": f"custom-{custom.pk}",
+            "trait-trait": custom.choice_key,
         },
     )
 
@@ -212,3 +204,80 @@ def test_it_settles_with_renowned_heroes_instead(client, table):
     captain = reload(table.captain)
     assert captain.enhancement == "Artificer Armour"
     assert reload(table.promotion).status == Promotion.Status.SETTLED
+
+
+def test_it_names_the_honour_a_campaign_trait_gave_by_its_category(client, table):
+    custom = CustomContent.objects.create(
+        campaign=table.campaign, kind="battle_trait", name="Hive Hunter", trait_table="Character"
+    )
+    client.force_login(table.owner)
+
+    response = client.post(
+        _trait_url(table),
+        {"category": "trait_choose", "trait-table": "Character", "trait-trait": custom.choice_key},
+    )
+
+    label = rules.HonourCategory.CUSTOM.label
+    assert f"Captain Vorn gained {label}: Hive Hunter" in texts(response)
+
+
+def test_it_offers_the_campaigns_relics_but_not_retired_ones(client, table):
+    relic = CustomContent.objects.create(
+        campaign=table.campaign, kind="crusade_relic", name="Bone Idol", relic_category="artificer"
+    )
+    retired = CustomContent.objects.create(
+        campaign=table.campaign, kind="crusade_relic", name="Dust Idol", relic_category="artificer"
+    )
+    organiser = table.campaign.memberships.get(role="organiser").user
+    services.retire_custom_content(actor=organiser, content=retired)
+    client.force_login(table.owner)
+
+    offered = services.crusade_relic_choices(table.captain, [relic])
+    page = client.get(_trait_url(table))
+    response = client.post(
+        _trait_url(table), {"category": "crusade_relic", "relic-relic": relic.choice_key}
+    )
+
+    assert page.context["relic_form"].fields["relic"].choices == [
+        ("", "Choose a relic…"),
+        *offered,
+    ]
+    assert (relic.choice_key, "Bone Idol (Artificer Relic)") in offered
+    assert "Dust Idol" not in page.content.decode()
+    assert response.status_code == 302
+    assert table.captain.honours.get().custom_content == relic
+
+
+def test_it_hides_a_relic_another_unit_of_the_force_carries(client, table):
+    BattleHonour.objects.create(
+        unit=table.squad,
+        category="crusade_relic",
+        name="Master-crafted Armour",
+        relic_category="artificer",
+    )
+    client.force_login(table.owner)
+
+    page = client.get(_trait_url(table)).content.decode()
+
+    assert "Master-crafted Armour" not in page
+    assert "Artificer Weapon" in page
+
+
+def test_it_uses_the_one_renowned_heroes_form_with_the_same_bounds(client, table):
+    client.force_login(table.owner)
+
+    page = client.get(_trait_url(table))
+    response = client.post(
+        _trait_url(table),
+        {
+            "category": "renowned_heroes",
+            "heroes-enhancement": "Artificer Armour",
+            "heroes-enhancement_points": MAX_ENHANCEMENT_POINTS + 1,
+        },
+    )
+
+    assert type(page.context["heroes_form"]) is RenownedHeroesForm
+    assert page.context["heroes_form"]["enhancement_points"].initial == 0
+    assert response.status_code == 200
+    assert response.context["heroes_form"].errors["enhancement_points"]
+    assert reload(table.promotion).status == Promotion.Status.PENDING
