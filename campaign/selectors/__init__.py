@@ -17,14 +17,13 @@ from .battles import (
 )
 from .campaigns import (
     CampaignOverview,
-    Dashboard,
     Invitation,
     Standing,
     campaign_overview,
-    dashboard,
     invitation,
     rank_standings,
 )
+from .dashboard import Dashboard, dashboard
 from .forces import (
     ForceHistory,
     HistoryRow,

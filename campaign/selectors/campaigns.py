@@ -1,11 +1,11 @@
-"""The campaign page, invitations, and the player's dashboard."""
+"""The campaign page and invitations to join a campaign."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from django.core.paginator import Page
-from django.db.models import Count, Prefetch
+from django.db.models import Prefetch
 
 from campaign import rules
 from campaign.models import (
@@ -14,8 +14,6 @@ from campaign.models import (
     Campaign,
     CrusadeForce,
     Membership,
-    OutOfActionTest,
-    Promotion,
     Unit,
     card_prefetches,
 )
@@ -124,50 +122,3 @@ def invitation(code: str, user) -> Invitation | None:
         return None
     member = user.is_authenticated and campaign.memberships.filter(user_id=user.pk).exists()
     return Invitation(campaign, member)
-
-
-@dataclass(frozen=True)
-class Dashboard:
-    forces: list[CrusadeForce]
-    memberships: list[Membership]
-    promotions: list[Promotion]
-    tests: list[OutOfActionTest]
-    battles: list[BattleParticipant]
-
-    @property
-    def pending_count(self) -> int:
-        return len(self.promotions) + len(self.tests) + len(self.battles)
-
-
-def dashboard(user) -> Dashboard:
-    """Everything a player sees first, in a fixed number of queries."""
-    forces = list(
-        CrusadeForce.objects.with_supply_used()
-        .filter(player=user)
-        .select_related("campaign")
-        .order_by("name")
-    )
-    memberships = list(
-        Membership.objects.filter(user=user)
-        .select_related("campaign")
-        .annotate(force_count=Count("campaign__forces", distinct=True))
-        .order_by("campaign__name")
-    )
-    promotions = list(
-        Promotion.objects.filter(
-            unit__force__player=user,
-            unit__status=Unit.Status.ACTIVE,
-            status=Promotion.Status.PENDING,
-        ).select_related("unit__force")
-    )
-    tests = list(
-        OutOfActionTest.objects.open()
-        .filter(unit__force__player=user)
-        .select_related("unit__force")
-    )
-    battles = list(
-        BattleParticipant.objects.filter(
-            force__player=user, battle__status=Battle.Status.IN_PROGRESS
-        ).select_related("battle", "force")
-    )
-    return Dashboard(forces, memberships, promotions, tests, battles)

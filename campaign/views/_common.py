@@ -1,9 +1,10 @@
 """What every view shares: bound-on-POST forms, rendering with the rules' labels, and
-the one edit-details flow for forces and cards."""
+the one edit-details and one picture-upload flow for forces and cards."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django import forms
 from django.contrib import messages
@@ -20,6 +21,11 @@ from campaign.selectors import LABELS
 def posted(request: HttpRequest) -> QueryDict | None:
     """The submitted data on POST (even when empty, so the form is bound), else None."""
     return request.POST if request.method == "POST" else None
+
+
+def posted_value(request: HttpRequest, name: str) -> str:
+    """Which button (or choice) a POST carried; "" on GET."""
+    return request.POST.get(name, "") if request.method == "POST" else ""
 
 
 def page_number(request: HttpRequest) -> str | None:
@@ -43,25 +49,44 @@ def render_part(request: HttpRequest, template: str, context: dict) -> str:
     return render_to_string(template, _with_labels(context), request=request)
 
 
-def edit_details(
-    request: HttpRequest,
-    obj: Model,
-    *,
-    form_class: type[forms.BaseForm],
-    update: Callable[..., Model],
-    template: str,
-) -> HttpResponse:
+@dataclass(frozen=True)
+class Editing:
+    """How a player edits one kind of object: the form, the service and the page."""
+
+    form_class: type[forms.BaseForm]
+    update: Callable[..., Model]
+    """The service, called as ``update(actor=..., <kind>=obj, **changed)``."""
+    kind: str
+    template: str
+
+
+def edit_details(request: HttpRequest, obj: Model, editing: Editing) -> HttpResponse:
     """Edit the fields of ``obj`` its player may change: the form checks the input, and
-    ``update(**changed)`` (a service) saves only what changed."""
-    initial = {name: getattr(obj, name) for name in form_class.base_fields}
-    form = form_class(posted(request), initial=initial)
+    the service saves only what changed."""
+    initial = {name: getattr(obj, name) for name in editing.form_class.base_fields}
+    form = editing.form_class(posted(request), initial=initial)
     if request.method == "POST" and form.is_valid():
         changed = {name: form.cleaned_data[name] for name in form.changed_data}
         try:
-            obj = update(**changed)
+            obj = editing.update(actor=request.user, **{editing.kind: obj}, **changed)
         except ValidationError as error:
             add_service_errors(form, error)
         else:
             messages.success(request, "Saved." if changed else "Nothing to change.")
             return redirect(obj)
-    return render_page(request, template, {"object": obj, "form": form})
+    return render_page(request, editing.template, {"object": obj, "form": form})
+
+
+def save_picture(request: HttpRequest, form: forms.BaseForm, save: Callable, done: str) -> bool:
+    """Store a checked upload with ``save(picture=..., thumbnail=...)`` (a service) and say
+    so; False when the form or the service refused it (the error is then on the form)."""
+    if not form.is_valid():
+        return False
+    picture, thumbnail = form.processed
+    try:
+        save(picture=picture, thumbnail=thumbnail)
+    except ValidationError as error:
+        add_service_errors(form, error)
+        return False
+    messages.success(request, done)
+    return True

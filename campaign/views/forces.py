@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -17,7 +15,15 @@ from campaign.forms import add_service_errors
 from campaign.forms.forces import BannerForm, ForceCreateForm, ForceDetailsForm
 from campaign.models import CrusadeForce
 
-from ._common import edit_details, page_number, posted, render_page, render_part
+from ._common import (
+    Editing,
+    edit_details,
+    page_number,
+    posted,
+    render_page,
+    render_part,
+    save_picture,
+)
 
 DETAIL = "forces/detail.html"
 
@@ -55,17 +61,16 @@ def force_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render_page(request, DETAIL, _detail_context(force, can_write))
 
 
+FORCE_DETAILS = Editing(
+    ForceDetailsForm, services.update_force_details, "force", "forces/edit.html"
+)
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def force_edit(request: HttpRequest, pk: int) -> HttpResponse:
     force, _ = get_force_for_user(request.user, pk, write=True)
-    return edit_details(
-        request,
-        force,
-        form_class=ForceDetailsForm,
-        update=partial(services.update_force_details, actor=request.user, force=force),
-        template="forces/edit.html",
-    )
+    return edit_details(request, force, FORCE_DETAILS)
 
 
 @require_POST
@@ -73,12 +78,13 @@ def force_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def force_banner(request: HttpRequest, pk: int) -> HttpResponse:
     force, can_write = get_force_for_user(request.user, pk, write=True)
     form = BannerForm(request.POST, request.FILES)
-    if form.is_valid():
-        picture, thumbnail = form.processed
+
+    def save(picture, thumbnail) -> None:
         services.set_force_banner(
             actor=request.user, force=force, banner=picture, thumbnail=thumbnail
         )
-        messages.success(request, "New banner saved.")
+
+    if save_picture(request, form, save, "New banner saved."):
         return redirect(force)
     context = _detail_context(force, can_write, banner_form=form)
     return render_page(request, DETAIL, context, status=400)

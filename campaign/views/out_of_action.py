@@ -15,7 +15,7 @@ from campaign.forms import add_service_errors
 from campaign.forms.battles import RollForm, out_of_action_forms
 from campaign.models import OutOfActionTest
 
-from ._common import render_page
+from ._common import posted_value, render_page
 
 ROLL_FOR_ME, ENTER_ROLL = "roll_for_me", "enter_roll"
 Outcome = rules.OutOfAction
@@ -42,11 +42,11 @@ def outcome_message(test: OutOfActionTest) -> str:
 @require_http_methods(["GET", "POST"])
 @login_required
 def out_of_action(request: HttpRequest, pk: int) -> HttpResponse:
-    post = request.method == "POST"
-    test, can_write = get_out_of_action_test_for_user(request.user, pk, write=post)
+    action, choice = posted_value(request, "action"), posted_value(request, "choice")
+    test, can_write = get_out_of_action_test_for_user(
+        request.user, pk, write=request.method == "POST"
+    )
     page = selectors.out_of_action_page(test, can_write=can_write)
-    action = request.POST.get("action", "") if post else ""
-    choice = request.POST.get("choice", "") if post else ""
     roll_form = RollForm(request.POST if action == ENTER_ROLL else None)
     outcome_forms = out_of_action_forms(page, request.POST, choice=choice)
     if action in (ROLL_FOR_ME, ENTER_ROLL):
@@ -67,7 +67,7 @@ def out_of_action(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 messages.warning(request, outcome_message(test))
                 return redirect("out_of_action", pk=test.pk)
-    elif post:
+    elif request.method == "POST":
         messages.error(request, "Choose what to do: roll, or pick an outcome.")
         return redirect("out_of_action", pk=test.pk)
     context = {

@@ -21,7 +21,7 @@ from campaign.forms.battles import (
     promotion_forms,
 )
 
-from ._common import render_page
+from ._common import posted_value, render_page
 
 SETTLE_WITH_HONOUR = {
     TRAIT_ROLL: services.settle_with_battle_trait,
@@ -47,19 +47,19 @@ def _settle(request: HttpRequest, page: selectors.PromotionPage, category: str, 
 @require_http_methods(["GET", "POST"])
 @login_required
 def promotion_settle(request: HttpRequest, pk: int) -> HttpResponse:
-    post = request.method == "POST"
-    promotion, can_write = get_promotion_for_user(request.user, pk, write=post)
+    category = posted_value(request, "category")
+    promotion, can_write = get_promotion_for_user(request.user, pk, write=request.method == "POST")
     page = selectors.promotion_page(promotion, can_write=can_write)
-    category = request.POST.get("category", "") if post else ""
     forms = promotion_forms(page, request.POST, category=category)
-    if post and category not in forms:
+    if request.method == "POST" and category not in forms:
         messages.error(request, "Choose how to settle the promotion.")
         return redirect("promotion_settle", pk=promotion.pk)
-    if post and forms[category].is_valid():
+    form = forms.get(category)
+    if form is not None and form.is_valid():
         try:
-            text = _settle(request, page, category, forms[category])
+            text = _settle(request, page, category, form)
         except ValidationError as error:
-            add_service_errors(forms[category], error)
+            add_service_errors(form, error)
         else:
             messages.success(request, text)
             return redirect(page.unit)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable
+from functools import partial, wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -24,9 +25,11 @@ from campaign.forms.forces import (
     UnitEditForm,
 )
 from campaign.forms.requisitions import UNIT_REQUISITION_FORMS
-from campaign.models import CrusadeForce
+from campaign.models import CrusadeForce, Unit
 
-from ._common import edit_details, page_number, posted, render_page
+from ._common import Editing, edit_details, page_number, posted, render_page, save_picture
+
+CARD = "units/detail.html"
 
 UNIT_REQUISITION_SERVICES = {
     rules.Requisition.RENOWNED_HEROES: services.renowned_heroes,
@@ -86,27 +89,31 @@ def _card(request: HttpRequest, unit, can_write: bool, **extra) -> dict:
 def unit_detail(request: HttpRequest, pk: int) -> HttpResponse:
     unit, can_write = get_unit_for_user(request.user, pk)
     context = _card(request, unit, can_write, picture_form=PictureForm())
-    return render_page(request, "units/detail.html", context)
+    return render_page(request, CARD, context)
 
 
-def _removed(request: HttpRequest, unit) -> HttpResponse:
-    messages.info(request, f"{unit.name} has been removed and can no longer change.")
-    return redirect(unit)
+def _active_unit(view: Callable[[HttpRequest, Unit], HttpResponse]):
+    """For pages that change a card: the player's own unit, while it is still active."""
+
+    @wraps(view)
+    def with_unit(request: HttpRequest, pk: int) -> HttpResponse:
+        unit, _ = get_unit_for_user(request.user, pk, write=True)
+        if not unit.is_active:
+            messages.info(request, f"{unit.name} has been removed and can no longer change.")
+            return redirect(unit)
+        return view(request, unit)
+
+    return with_unit
+
+
+UNIT_DETAILS = Editing(UnitEditForm, services.update_unit_details, "unit", "units/edit.html")
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def unit_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    unit, _ = get_unit_for_user(request.user, pk, write=True)
-    if not unit.is_active:
-        return _removed(request, unit)
-    return edit_details(
-        request,
-        unit,
-        form_class=UnitEditForm,
-        update=partial(services.update_unit_details, actor=request.user, unit=unit),
-        template="units/edit.html",
-    )
+@_active_unit
+def unit_edit(request: HttpRequest, unit: Unit) -> HttpResponse:
+    return edit_details(request, unit, UNIT_DETAILS)
 
 
 @require_POST
@@ -114,27 +121,17 @@ def unit_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def unit_picture(request: HttpRequest, pk: int) -> HttpResponse:
     unit, can_write = get_unit_for_user(request.user, pk, write=True)
     form = PictureForm(request.POST, request.FILES)
-    if form.is_valid():
-        picture, thumbnail = form.processed
-        try:
-            services.set_unit_picture(
-                actor=request.user, unit=unit, picture=picture, thumbnail=thumbnail
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(request, f"New picture saved for {unit.name}.")
-            return redirect(unit)
+    save = partial(services.set_unit_picture, actor=request.user, unit=unit)
+    if save_picture(request, form, save, f"New picture saved for {unit.name}."):
+        return redirect(unit)
     context = _card(request, unit, can_write, picture_form=form)
-    return render_page(request, "units/detail.html", context, status=400)
+    return render_page(request, CARD, context, status=400)
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def unit_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    unit, _ = get_unit_for_user(request.user, pk, write=True)
-    if not unit.is_active:
-        return _removed(request, unit)
+@_active_unit
+def unit_remove(request: HttpRequest, unit: Unit) -> HttpResponse:
     form = RemoveUnitForm(posted(request))
     if request.method == "POST" and form.is_valid():
         try:

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaign import services
-from campaign.models import Battle, BattleParticipant, Membership, Unit
+from campaign.models import Battle, BattleParticipant, CrusadeForce, Unit
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
 
@@ -26,16 +26,40 @@ def count_queries(client, url: str, **params) -> int:
     return len(queries)
 
 
+ARMY = {"faction": "Adeptus Astartes", "detachment": "Gladius"}
+
+
 def muster(participant: BattleParticipant, units: list[Unit]) -> None:
     """Muster ``units`` for one side, the first of them as Warlord."""
+    player = participant.force.player
     services.muster_army(
-        actor=participant.force.player,
-        participant=participant,
-        faction="Adeptus Astartes",
-        detachment="Gladius",
-        units=units,
-        warlord=units[0],
+        actor=player, participant=participant, units=units, warlord=units[0], **ARMY
     )
+
+
+def fight_alone(force: CrusadeForce, units: list[Unit], *, destroyed=()) -> BattleParticipant:
+    """A battle ``force`` fights on its own, recorded as a win; ``destroyed`` units fell."""
+    battle = services.start_battle(
+        actor=force.player, forces=[force], battle_size="Incursion", campaign=force.campaign
+    )
+    side = battle.participants.get()
+    muster(side, units)
+    fallen = {
+        e.pk: services.UnitOutcome(destroyed=True) for e in side.army.filter(unit__in=destroyed)
+    }
+    services.record_battle_end(
+        actor=force.player, battle=battle, results={side.pk: "win"}, outcomes=fallen
+    )
+    return side
+
+
+def past_battles(force: CrusadeForce, count: int) -> None:
+    """``count`` battles started and voided: a campaign with a long past."""
+    for _ in range(count):
+        battle = services.start_battle(
+            actor=force.player, forces=[force], battle_size="Incursion", campaign=force.campaign
+        )
+        services.void_battle(actor=force.player, battle=battle, reason="practice")
 
 
 @dataclass
@@ -62,40 +86,41 @@ class Table:
         muster(self.theirs, [self.enemy_captain, self.enemy_squad])
 
 
+SIDES = (
+    # player, force, its name, (its captain, name), (its squad, name): attributes of Table
+    ("owner", "force", "Iron Wolves", ("captain", "Captain Vorn"), ("squad", "Squad Helix")),
+    (
+        "opponent",
+        "other_force",
+        "Red Talons",
+        ("enemy_captain", "Captain Rhal"),
+        ("enemy_squad", "Squad Kade"),
+    ),
+)
+
+
 def set_table(*, muster: bool = True) -> Table:
-    campaign = make_campaign()
-    owner, opponent, member, outsider = (make_user() for _ in range(4))
-    force = make_force(player=owner, campaign=campaign, name="Iron Wolves")
-    other_force = make_force(player=opponent, campaign=campaign, name="Red Talons")
-    services.join_campaign(
-        actor=member, user=member, campaign=campaign, role=Membership.Role.PLAYER
-    )
-    captain = make_character(force, name="Captain Vorn")
-    squad = make_unit(force, name="Squad Helix")
-    enemy_captain = make_character(other_force, name="Captain Rhal")
-    enemy_squad = make_unit(other_force, name="Squad Kade")
+    parts: dict = {"campaign": make_campaign()}
+    parts |= {role: make_user() for role in ("owner", "opponent", "member", "outsider")}
+    services.join_campaign(actor=parts["member"], user=parts["member"], campaign=parts["campaign"])
+    for player, side, name, (captain, captain_name), (squad, squad_name) in SIDES:
+        force = parts[side] = make_force(
+            player=parts[player], campaign=parts["campaign"], name=name
+        )
+        parts[captain] = make_character(force, name=captain_name)
+        parts[squad] = make_unit(force, name=squad_name)
     battle = services.start_battle(
-        actor=owner,
-        forces=[force, other_force],
+        actor=parts["owner"],
+        forces=[parts["force"], parts["other_force"]],
         battle_size="Incursion",
         mission="Take and Hold",
-        campaign=campaign,
+        campaign=parts["campaign"],
     )
     table = Table(
-        campaign=campaign,
-        owner=owner,
-        opponent=opponent,
-        member=member,
-        outsider=outsider,
-        force=force,
-        other_force=other_force,
-        captain=captain,
-        squad=squad,
-        enemy_captain=enemy_captain,
-        enemy_squad=enemy_squad,
+        **parts,
         battle=battle,
-        mine=battle.participants.get(force=force),
-        theirs=battle.participants.get(force=other_force),
+        mine=battle.participants.get(force=parts["force"]),
+        theirs=battle.participants.get(force=parts["other_force"]),
     )
     if muster:
         table.muster_both()

@@ -13,11 +13,11 @@ from django.db import connection
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
-from campaign import access, services
+from campaign import access
 from campaign.models import Promotion
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
-from .helpers import muster, record, set_table
+from .helpers import fight_alone, past_battles, record, set_table
 
 pytestmark = pytest.mark.django_db
 
@@ -40,18 +40,7 @@ def world():
     force = make_force(player=owner, campaign=campaign)
     member_force = make_force(player=make_user("member"), campaign=campaign)
     captain, squad = make_character(force), make_unit(force)
-    battle = services.start_battle(
-        actor=owner, forces=[force], battle_size="Incursion", campaign=campaign
-    )
-    participant = battle.participants.get()
-    muster(participant, [captain, squad])
-    entry = participant.army.get(unit=squad)
-    services.record_battle_end(
-        actor=owner,
-        battle=battle,
-        results={participant.pk: "win"},
-        outcomes={entry.pk: services.UnitOutcome(destroyed=True)},
-    )
+    side = fight_alone(force, [captain, squad], destroyed=[squad])
     return {
         "users": {
             "owner": owner,
@@ -63,9 +52,9 @@ def world():
         "objects": {
             "get_force_for_user": force,
             "get_unit_for_user": squad,
-            "get_battle_for_user": battle,
-            "get_participant_for_user": participant,
-            "get_out_of_action_test_for_user": entry.out_of_action,
+            "get_battle_for_user": side.battle,
+            "get_participant_for_user": side,
+            "get_out_of_action_test_for_user": side.army.get(unit=squad).out_of_action,
             "get_promotion_for_user": Promotion.objects.create(unit=captain, rank=1),
         },
         "campaign": campaign,
@@ -137,12 +126,7 @@ def _battle_check(user, battle) -> list[str]:
 
 def test_it_checks_a_battle_with_the_same_few_lookups_however_many_battles_there_are():
     quiet, busy = set_table(), set_table()
-    spare = make_force(player=busy.member, campaign=busy.campaign)
-    for _ in range(25):
-        past = services.start_battle(
-            actor=busy.member, forces=[spare], battle_size="Incursion", campaign=busy.campaign
-        )
-        services.void_battle(actor=busy.member, battle=past, reason="practice")
+    past_battles(make_force(player=busy.member, campaign=busy.campaign), 25)
     record(busy)
 
     few, many = _battle_check(quiet.member, quiet.battle), _battle_check(busy.member, busy.battle)

@@ -133,11 +133,16 @@ def _decorate(force, count):
         unit.scars.create(name="Fatigued")
 
 
+def _forces_of(owner, fill, *sizes) -> list:
+    """One force per size, each filled by ``fill(force, size)``."""
+    forces = [make_force(player=owner, name=f"Force of {n}", faction="Orks") for n in sizes]
+    for force, size in zip(forces, sizes, strict=True):
+        fill(force, size)
+    return forces
+
+
 def test_it_uses_the_same_number_of_queries_for_5_and_100_units(client, owner):
-    small = make_force(player=owner, name="Small", faction="Orks")
-    big = make_force(player=owner, name="Big", faction="Orks")
-    _decorate(small, 5)
-    _decorate(big, 100)
+    small, big = _forces_of(owner, _decorate, 5, 100)
     client.force_login(owner)
     assert count_queries(client, reverse("force_detail", args=[small.pk])) == count_queries(
         client, reverse("force_detail", args=[big.pk])
@@ -201,16 +206,13 @@ def test_it_shows_the_history_a_page_at_a_time_with_a_link_to_older_pages(client
 
 def test_it_shows_the_last_history_page_for_a_page_past_the_end(client, owner, force):
     client.force_login(owner)
-    response = client.get(reverse("force_history", args=[force.pk]), {"page": "99"})
-    assert response.status_code == 200
-    assert response.context["history"].page.number == 1
+    history = client.get(reverse("force_history", args=[force.pk]), {"page": "99"}).context
+    assert history["history"].page.number == 1
+    assert [row.entry.action for row in history["history"].rows] == ["force_created"]
 
 
 def test_it_reads_the_history_in_the_same_number_of_queries_for_20_and_300_rows(client, owner):
-    short = make_force(player=owner, name="Short", faction="Orks")
-    long = make_force(player=owner, name="Long", faction="Orks")
-    _history(short, 20)
-    _history(long, 300)
+    short, long = _forces_of(owner, _history, 20, 300)
     client.force_login(owner)
 
     few = count_queries(client, reverse("force_history", args=[short.pk]))

@@ -19,18 +19,6 @@ def table(fallen):
     return fallen
 
 
-@pytest.mark.parametrize(
-    ("who", "status"),
-    [("owner", 200), ("opponent", 200), ("member", 200), ("outsider", 404)],
-)
-def test_it_shows_the_test_to_campaign_members(client, table, who, status):
-    client.force_login(getattr(table, who))
-
-    response = client.get(reverse("out_of_action", args=[table.test.pk]))
-
-    assert response.status_code == status
-
-
 def test_it_sends_anonymous_users_to_log_in(client, table):
     response = client.get(reverse("out_of_action", args=[table.test.pk]))
 

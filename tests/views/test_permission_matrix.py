@@ -15,7 +15,7 @@ from campaign import services
 from campaign.models import BattleParticipant, Membership, OutOfActionTest, Promotion
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
-from .helpers import muster
+from .helpers import fight_alone, muster
 
 pytestmark = pytest.mark.django_db
 
@@ -102,18 +102,7 @@ def world():
     squad = make_unit(force, name="Squad")
     rival_captain = make_character(rival, name="Rival captain")
     # A completed battle leaves an Out of Action test; a promotion is created directly.
-    fought = services.start_battle(
-        actor=owner, forces=[force], battle_size="Incursion", campaign=campaign
-    )
-    army = fought.participants.get()
-    muster(army, [captain, squad])
-    squad_entry = army.army.get(unit=squad)
-    services.record_battle_end(
-        actor=owner,
-        battle=fought,
-        results={army.pk: "win"},
-        outcomes={squad_entry.pk: services.UnitOutcome(destroyed=True)},
-    )
+    fight_alone(force, [captain, squad], destroyed=[squad])  # leaves an Out of Action test
     promotion = Promotion.objects.create(unit=captain, rank=1)
     battle = services.start_battle(
         actor=member, forces=[rival, force], battle_size="Incursion", campaign=campaign
@@ -205,3 +194,26 @@ def test_it_refuses_changes_from_anyone_who_does_not_own_the_force(client, world
 
     assert response.status_code == 403
     assert HistoryEntry.objects.count() == history
+
+
+# Battle pages, as each person at a two-player battle sees them: the page's state (a
+# fixture), its object, and the status for (owner, opponent, member, outsider).
+AT_THE_TABLE = {
+    "battle_detail": ("unmustered", lambda t: t.battle, (R, R, R, NF)),
+    "army_muster": ("unmustered", lambda t: t.mine, (R, F, F, NF)),
+    "battle_record": ("table", lambda t: t.battle, (R, R, F, NF)),
+    "out_of_action": ("fallen", lambda t: t.test, (R, R, R, NF)),
+    "promotion_settle": ("promoted", lambda t: t.promotion, (R, R, R, NF)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AT_THE_TABLE))
+def test_it_answers_the_people_at_a_battle_as_the_access_table_says(client, request, name):
+    from django.urls import reverse
+
+    state, target, expected = AT_THE_TABLE[name]
+    table = request.getfixturevalue(state)
+    url = reverse(name, args=[target(table).pk])
+    for who, status in zip(("owner", "opponent", "member", "outsider"), expected, strict=True):
+        client.force_login(getattr(table, who))
+        assert client.get(url).status_code == status, f"{name} as {who}"

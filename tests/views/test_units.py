@@ -257,12 +257,9 @@ def test_it_shows_the_timeline_a_page_at_a_time(client, owner, unit):
 
 
 def test_it_edits_free_fields(client, owner, unit):
+    data = {"name": "Squad Aurelius", "notes": "Veterans of Vigilus", "selectable_keywords": ""}
     client.force_login(owner)
-    response = client.post(
-        reverse("unit_edit", args=[unit.pk]),
-        {"name": "Squad Aurelius", "notes": "Veterans of Vigilus", "selectable_keywords": ""},
-    )
-    assert response.status_code == 302
+    assert client.post(reverse("unit_edit", args=[unit.pk]), data).status_code == 302
     unit = reload(unit)
     assert (unit.name, unit.notes) == ("Squad Aurelius", "Veterans of Vigilus")
 
