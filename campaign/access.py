@@ -114,20 +114,15 @@ def get_campaign_for_user(user, pk: int, *, write: bool = False) -> tuple[Campai
     )
 
 
-def get_force_for_user(
-    user, pk: int, *, write: bool = False, queryset: QuerySet | None = None
-) -> tuple[CrusadeForce, bool]:
+def get_force_for_user(user, pk: int, *, write: bool = False) -> tuple[CrusadeForce, bool]:
     """Anyone in the force's campaign may read it; only its player may change it."""
-    base = CrusadeForce.objects.all() if queryset is None else queryset
-    force = _fetch(base.select_related("player", "campaign"), pk, "force")
+    force = _fetch(CrusadeForce.objects.select_related("player", "campaign"), pk, "force")
     return _through_force(user, force, force, write=write)
 
 
-def get_unit_for_user(
-    user, pk: int, *, write: bool = False, queryset: QuerySet | None = None
-) -> tuple[Unit, bool]:
-    base = Unit.objects.all() if queryset is None else queryset
-    unit = _fetch(base.select_related("force__player", "force__campaign"), pk, "unit")
+def get_unit_for_user(user, pk: int, *, write: bool = False) -> tuple[Unit, bool]:
+    """A Crusade card: as its force."""
+    unit = _fetch(Unit.objects.select_related("force__player", "force__campaign"), pk, "unit")
     return _through_force(user, unit, unit.force, write=write)
 
 

@@ -25,7 +25,7 @@ from campaign.forms.forces import (
     UnitEditForm,
 )
 from campaign.forms.requisitions import UNIT_REQUISITION_FORMS
-from campaign.models import CrusadeForce, Unit
+from campaign.models import Unit
 
 from ._common import Editing, edit_details, page_number, posted, render_page, save_picture
 
@@ -69,9 +69,7 @@ def unit_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def unit_supply_check(request: HttpRequest, pk: int) -> HttpResponse:
     """The live supply check as the player types the points of a new unit."""
-    force, _ = get_force_for_user(
-        request.user, pk, write=True, queryset=CrusadeForce.objects.with_supply_used()
-    )
+    force, _ = get_force_for_user(request.user, pk, write=True)
     points, counts = SupplyCheckForm(request.GET).status_args()
     status = selectors.supply_status(force, points, counts=counts)
     return render_page(
