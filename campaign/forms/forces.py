@@ -10,6 +10,7 @@ field they concern.
 from __future__ import annotations
 
 from django import forms
+from django.core.validators import MinValueValidator
 
 from campaign import pictures
 from campaign.models import CARD_FIELDS, CrusadeForce, Unit
@@ -70,6 +71,9 @@ class UnitCreateForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         table = self.fields["trait_table"]
         table.choices = [("", "None of these"), *list(table.choices)[1:]]
+        # The database also refuses a card without models; say so next to the field.
+        self.fields["model_count"].validators.append(MinValueValidator(1))
+        self.fields["model_count"].widget.attrs["min"] = 1
         if supply_check_url:
             self.fields["points"].widget.attrs.update(
                 {

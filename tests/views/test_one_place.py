@@ -82,37 +82,50 @@ def areas() -> list[str]:
     return found
 
 
-def _literals(source: str) -> list[str]:
-    """Every string constant in Python source: docstrings and f-string parts included."""
+def _line(source: str, offset: int) -> int:
+    return source.count("\n", 0, offset) + 1
+
+
+def _texts(path: Path, source: str) -> list[tuple[int, str]]:
+    """Where a name could be written: (line, text) for each string literal of Python
+    source (docstrings and f-string parts too), or the whole of a template."""
+    if path.suffix != ".py":
+        return [(1, source)]
     return [
-        node.value
+        (node.lineno, node.value)
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     ]
 
 
-def _template_literals(source: str) -> list[str]:
-    return re.findall(r"""["']([^"'{}%\n]+)["']""", source)
+def _literals(path: Path, source: str) -> list[tuple[int, str]]:
+    """The whole string literals: Python constants, or quoted strings in a template."""
+    if path.suffix == ".py":
+        return _texts(path, source)
+    quoted = re.finditer(r"""["']([^"'{}%\n]+)["']""", source)
+    return [(_line(source, m.start()), m.group(1)) for m in quoted]
 
 
 def hits(path: Path) -> list[str]:
     source = path.read_text(encoding="utf-8")
     where = path.relative_to(ROOT).as_posix()
-    found = [f"{where}: cites {m.group(0)}" for m in CITATION.finditer(source)]
+    found = [
+        f"{where}:{_line(source, m.start())}: cites {m.group(0)}" for m in CITATION.finditer(source)
+    ]
     found += [
-        f"{where}: types the rule number {m.group(0)!r}"
+        f"{where}:{_line(source, m.start())}: types the rule number {m.group(0)!r}"
         for pattern in RULE_NUMBERS
         for m in pattern.finditer(source)
     ]
-    texts = _literals(source) if path.suffix == ".py" else [source]
-    literals = _literals(source) if path.suffix == ".py" else _template_literals(source)
+    for line, text in _texts(path, source):
+        for name, pattern in PHRASES.items():
+            for m in pattern.finditer(text):
+                at = line + text.count("\n", 0, m.start())
+                found.append(f"{where}:{at}: names {name!r}")
     found += [
-        f"{where}: names {name!r}"
-        for name, pattern in PHRASES.items()
-        if any(pattern.search(text) for text in texts)
-    ]
-    found += [
-        f"{where}: names {literal.strip()!r}" for literal in literals if literal.strip() in WORDS
+        f"{where}:{line}: names {literal.strip()!r}"
+        for line, literal in _literals(path, source)
+        if literal.strip() in WORDS
     ]
     return found
 
@@ -138,14 +151,14 @@ def test_it_would_notice_a_citation_a_number_and_a_name(tmp_path, monkeypatch):
     page.write_text('{% if "Battle-weary" in scars %}on a 2 or more{% endif %}{{ labels.x }}')
 
     assert hits(code) == [
-        "view.py: cites R6.2",
-        "view.py: types the rule number '30XP'",
-        "view.py: names 'Renowned Heroes'",
-        "view.py: names 'Heroic'",
+        "view.py:1: cites R6.2",
+        "view.py:4: types the rule number '30XP'",
+        "view.py:2: names 'Renowned Heroes'",
+        "view.py:3: names 'Heroic'",
     ]
     assert hits(page) == [
-        "page.html: types the rule number 'on a 2 or more'",
-        "page.html: names 'Battle-weary'",
+        "page.html:1: types the rule number 'on a 2 or more'",
+        "page.html:1: names 'Battle-weary'",
     ]
 
 

@@ -85,6 +85,13 @@ def test_it_refuses_a_unit_over_the_supply_limit_with_the_numbers(client, owner,
     assert not HistoryEntry.objects.filter(action="unit_added", unit__name="Squad Bravo").exists()
 
 
+def test_it_refuses_a_unit_without_models_next_to_the_count(client, owner, force):
+    client.force_login(owner)
+    response = client.post(reverse("unit_create", args=[force.pk]), unit_data(model_count="0"))
+    assert response.context["form"].errors["model_count"]
+    assert not response.context["form"].non_field_errors()
+
+
 def test_it_refuses_a_duplicate_name_next_to_the_name(client, owner, force, unit):
     client.force_login(owner)
     response = client.post(reverse("unit_create", args=[force.pk]), unit_data(name="Squad Alpha"))
