@@ -1,14 +1,25 @@
 """Access helpers: every view fetches domain objects through these.
 
 The owner / organiser / member / outsider matrix is decided here and only here.
-An object a user may not see is a 404 (its existence is not revealed); an object
-a user may see but not change is a 403.
+Each `get_*_for_user` returns ``(obj, can_write)``, as healthchecks'
+`_get_check_for_user` does: the object, and whether this user may change it.
+
+- An object the user may not see is a 404 (its existence is not revealed).
+- With ``write=True``, an object the user may see but not change is a 403.
+- Players change their own forces (and what hangs off them); a battle is changed by
+  the players with a force in it. Organisers and superusers see everything in their
+  campaigns but change players' data only through the admin.
+
+Each check fetches one row by primary key (with what it needs joined in) and then
+decides with small indexed queries, so it costs the same however big a campaign is.
 """
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from typing import TypeVar
+
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
+from django.db.models import Model, QuerySet
 from django.http import Http404
 
 from campaign.models import (
@@ -22,8 +33,15 @@ from campaign.models import (
     Unit,
 )
 
+OWNER_ONLY = "Only the force's player can change it."
+PLAYERS_ONLY = "Only players with a force in this battle can record it."
+ORGANISERS_ONLY = "Only the campaign's organisers can do that."
+
+T = TypeVar("T")
+
 
 def campaigns_for_user(user) -> QuerySet[Campaign]:
+    """The campaigns a user may pick from (e.g. for a new force)."""
     if not user.is_authenticated:
         return Campaign.objects.none()
     if user.is_superuser:
@@ -34,120 +52,133 @@ def campaigns_for_user(user) -> QuerySet[Campaign]:
 def is_organiser(user, campaign: Campaign | None) -> bool:
     if campaign is None or not user.is_authenticated:
         return False
+    return _role(user, campaign.pk) == Membership.Role.ORGANISER
+
+
+def _role(user, campaign_id: int | None) -> str | None:
+    """The user's role in the campaign (superusers count as organisers), or None."""
+    if not user.is_authenticated or campaign_id is None:
+        return None
     if user.is_superuser:
+        return Membership.Role.ORGANISER
+    return (
+        Membership.objects.filter(campaign_id=campaign_id, user_id=user.pk)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def _sees_campaign(user, campaign_id: int | None) -> bool:
+    """Members of a campaign (and superusers) see everything in it."""
+    if user.is_authenticated and user.is_superuser:
         return True
-    return Membership.objects.filter(
-        campaign=campaign, user=user, role=Membership.Role.ORGANISER
-    ).exists()
+    return _role(user, campaign_id) is not None
 
 
-def get_campaign_for_user(user, pk: int, *, organiser: bool = False) -> Campaign:
-    """Members (and superusers) see a campaign; `organiser=True` needs its organiser."""
+def _fetch(queryset: QuerySet, pk: int, what: str) -> Model:
     try:
-        campaign = campaigns_for_user(user).get(pk=pk)
-    except Campaign.DoesNotExist:
-        raise Http404("No such campaign.") from None
-    if organiser and not is_organiser(user, campaign):
-        raise PermissionDenied("Only the campaign's organisers can do that.")
-    return campaign
+        return queryset.get(pk=pk)
+    except ObjectDoesNotExist:
+        raise Http404(f"No such {what}.") from None
 
 
-def forces_visible_to(user) -> QuerySet[CrusadeForce]:
-    """Own forces, plus forces in campaigns the user belongs to."""
-    if not user.is_authenticated:
-        return CrusadeForce.objects.none()
-    if user.is_superuser:
-        return CrusadeForce.objects.all()
-    return CrusadeForce.objects.filter(
-        Q(player=user) | Q(campaign__in=Campaign.objects.filter(memberships__user=user))
-    ).distinct()
+def _decide(obj: T, *, can_write: bool, visible: bool, write: bool, refusal: str) -> tuple[T, bool]:
+    if not (can_write or visible):
+        raise Http404("Not found.")
+    if write and not can_write:
+        raise PermissionDenied(refusal)
+    return obj, can_write
 
 
-def _check_write(user, force: CrusadeForce) -> None:
-    if force.player_id != user.pk:
-        raise PermissionDenied("Only the force's player can change it.")
+def _force_owner(user, force: CrusadeForce) -> bool:
+    return user.is_authenticated and force.player_id == user.pk
 
 
-def get_force_for_user(user, pk: int, *, write: bool = False, queryset=None) -> CrusadeForce:
-    """Anyone who can see the force may read it; only its player may change it."""
-    visible = forces_visible_to(user)
-    base = queryset if queryset is not None else CrusadeForce.objects.all()
-    try:
-        force = base.select_related("player", "campaign").get(pk=pk, pk__in=visible.values("pk"))
-    except CrusadeForce.DoesNotExist:
-        raise Http404("No such force.") from None
-    if write:
-        _check_write(user, force)
-    return force
+def _through_force(user, obj: T, force: CrusadeForce, *, write: bool) -> tuple[T, bool]:
+    """Objects that belong to a force: its player changes them, its campaign sees them."""
+    owner = _force_owner(user, force)
+    visible = owner or _sees_campaign(user, force.campaign_id)
+    return _decide(obj, can_write=owner, visible=visible, write=write, refusal=OWNER_ONLY)
 
 
-def get_unit_for_user(user, pk: int, *, write: bool = False, queryset=None) -> Unit:
-    base = queryset if queryset is not None else Unit.objects.all()
-    try:
-        unit = base.select_related("force", "force__player", "force__campaign").get(
-            pk=pk, force__in=forces_visible_to(user).values("pk")
+def get_campaign_for_user(user, pk: int, *, write: bool = False) -> tuple[Campaign, bool]:
+    """Members (and superusers) see a campaign; its organisers may change it."""
+    campaign = _fetch(Campaign.objects.all(), pk, "campaign")
+    role = _role(user, campaign.pk)
+    return _decide(
+        campaign,
+        can_write=role == Membership.Role.ORGANISER,
+        visible=role is not None,
+        write=write,
+        refusal=ORGANISERS_ONLY,
+    )
+
+
+def get_force_for_user(user, pk: int, *, write: bool = False) -> tuple[CrusadeForce, bool]:
+    """Anyone in the force's campaign may read it; only its player may change it."""
+    force = _fetch(CrusadeForce.objects.select_related("player", "campaign"), pk, "force")
+    return _through_force(user, force, force, write=write)
+
+
+def get_unit_for_user(user, pk: int, *, write: bool = False) -> tuple[Unit, bool]:
+    """A Crusade card: as its force."""
+    unit = _fetch(Unit.objects.select_related("force__player", "force__campaign"), pk, "unit")
+    return _through_force(user, unit, unit.force, write=write)
+
+
+def get_out_of_action_test_for_user(
+    user, pk: int, *, write: bool = False
+) -> tuple[OutOfActionTest, bool]:
+    test = _fetch(
+        OutOfActionTest.objects.select_related(
+            "unit__force__player", "unit__force__campaign", "battle_unit__participant__battle"
+        ),
+        pk,
+        "Out of Action test",
+    )
+    return _through_force(user, test, test.unit.force, write=write)
+
+
+def get_promotion_for_user(user, pk: int, *, write: bool = False) -> tuple[Promotion, bool]:
+    promotion = _fetch(
+        Promotion.objects.select_related("unit__force__player", "unit__force__campaign"),
+        pk,
+        "promotion",
+    )
+    return _through_force(user, promotion, promotion.unit.force, write=write)
+
+
+def _battle_players(battle_id: int) -> set[int]:
+    """The players with a force in one battle (an indexed lookup on that battle)."""
+    return set(
+        BattleParticipant.objects.filter(battle_id=battle_id).values_list(
+            "force__player_id", flat=True
         )
-    except Unit.DoesNotExist:
-        raise Http404("No such unit.") from None
-    if write:
-        _check_write(user, unit.force)
-    return unit
+    )
 
 
-def battles_visible_to(user) -> QuerySet[Battle]:
-    if not user.is_authenticated:
-        return Battle.objects.none()
-    if user.is_superuser:
-        return Battle.objects.all()
-    return Battle.objects.filter(
-        Q(campaign__memberships__user=user) | Q(participants__force__player=user)
-    ).distinct()
+def get_battle_for_user(user, pk: int, *, write: bool = False) -> tuple[Battle, bool]:
+    """Members of the battle's campaign see it; the players with a force in it change it."""
+    battle = _fetch(Battle.objects.select_related("campaign"), pk, "battle")
+    plays = user.is_authenticated and user.pk in _battle_players(battle.pk)
+    visible = plays or _sees_campaign(user, battle.campaign_id)
+    return _decide(battle, can_write=plays, visible=visible, write=write, refusal=PLAYERS_ONLY)
 
 
-def get_battle_for_user(user, pk: int, *, write: bool = False) -> Battle:
-    """Members of the battle's campaign see it; only players with a force in it change it."""
-    try:
-        battle = Battle.objects.select_related("campaign").get(
-            pk=pk, pk__in=battles_visible_to(user).values("pk")
-        )
-    except Battle.DoesNotExist:
-        raise Http404("No such battle.") from None
-    if write and not battle.participants.filter(force__player=user).exists():
-        raise PermissionDenied("Only players with a force in this battle can record it.")
-    return battle
-
-
-def get_participant_for_user(user, pk: int, *, write: bool = False) -> BattleParticipant:
-    try:
-        participant = BattleParticipant.objects.select_related(
-            "battle", "force", "force__player"
-        ).get(pk=pk, battle__in=battles_visible_to(user).values("pk"))
-    except BattleParticipant.DoesNotExist:
-        raise Http404("No such army.") from None
-    if write:
-        _check_write(user, participant.force)
-    return participant
-
-
-def get_out_of_action_test_for_user(user, pk: int, *, write: bool = False) -> OutOfActionTest:
-    try:
-        test = OutOfActionTest.objects.select_related(
-            "unit", "unit__force", "battle_unit__participant__battle"
-        ).get(pk=pk, unit__force__in=forces_visible_to(user).values("pk"))
-    except OutOfActionTest.DoesNotExist:
-        raise Http404("No such Out of Action test.") from None
-    if write:
-        _check_write(user, test.unit.force)
-    return test
-
-
-def get_promotion_for_user(user, pk: int, *, write: bool = False) -> Promotion:
-    try:
-        promotion = Promotion.objects.select_related("unit", "unit__force").get(
-            pk=pk, unit__force__in=forces_visible_to(user).values("pk")
-        )
-    except Promotion.DoesNotExist:
-        raise Http404("No such promotion.") from None
-    if write:
-        _check_write(user, promotion.unit.force)
-    return promotion
+def get_participant_for_user(
+    user, pk: int, *, write: bool = False
+) -> tuple[BattleParticipant, bool]:
+    """One side of a battle: whoever sees the battle sees it; its force's player changes it."""
+    participant = _fetch(
+        BattleParticipant.objects.select_related("battle__campaign", "force__player"),
+        pk,
+        "army",
+    )
+    owner = _force_owner(user, participant.force)
+    battle = participant.battle
+    visible = (
+        owner
+        or _sees_campaign(user, battle.campaign_id)
+        or (user.is_authenticated and user.pk in _battle_players(battle.pk))
+    )
+    return _decide(participant, can_write=owner, visible=visible, write=write, refusal=OWNER_ONLY)

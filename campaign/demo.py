@@ -137,7 +137,7 @@ FORCES = {
     "chen": (
         "Shield Host of the Vigil",
         "Adeptus Custodes",
-        "Recover the Sigil of Sol from the Kharos vaults before the Wolves can.",
+        "Recover the lost relics of the Kharos vaults before the Wolves can.",
         [
             Card(
                 "Valerian",

@@ -3,7 +3,36 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
-from campaign.views import accounts, battles, campaigns, forces, pages, units
+from campaign.views import (
+    accounts,
+    battles,
+    campaigns,
+    forces,
+    out_of_action,
+    pages,
+    promotions,
+    units,
+)
+
+REQUISITION = "requisitions/<str:requisition>/"
+
+force_urls = [
+    path("", forces.force_detail, name="force_detail"),
+    path("edit/", forces.force_edit, name="force_edit"),
+    path("banner/", forces.force_banner, name="force_banner"),
+    path("history/", forces.force_history, name="force_history"),
+    path("units/new/", units.unit_create, name="unit_create"),
+    path("units/supply/", units.unit_supply_check, name="unit_supply_check"),
+    path(REQUISITION, forces.force_requisition, name="force_requisition"),
+]
+
+unit_urls = [
+    path("", units.unit_detail, name="unit_detail"),
+    path("edit/", units.unit_edit, name="unit_edit"),
+    path("picture/", units.unit_picture, name="unit_picture"),
+    path("remove/", units.unit_remove, name="unit_remove"),
+    path(REQUISITION, units.unit_requisition, name="unit_requisition"),
+]
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -15,37 +44,18 @@ urlpatterns = [
     path("join/<str:code>/", accounts.join_campaign, name="join_campaign"),
     # Campaigns
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign_detail"),
-    # Forces (Order of Battle)
+    # Forces (Order of Battle) and Crusade cards
     path("forces/new/", forces.force_create, name="force_create"),
-    path("forces/<int:pk>/", forces.force_detail, name="force_detail"),
-    path("forces/<int:pk>/edit/", forces.force_edit, name="force_edit"),
-    path("forces/<int:pk>/banner/", forces.force_banner, name="force_banner"),
-    path("forces/<int:pk>/history/", forces.force_history, name="force_history"),
-    path("forces/<int:pk>/units/new/", units.unit_create, name="unit_create"),
-    path("forces/<int:pk>/units/supply/", units.unit_supply_check, name="unit_supply_check"),
-    path(
-        "forces/<int:pk>/requisitions/<str:requisition>/",
-        forces.force_requisition,
-        name="force_requisition",
-    ),
-    # Crusade cards
-    path("units/<int:pk>/", units.unit_detail, name="unit_detail"),
-    path("units/<int:pk>/edit/", units.unit_edit, name="unit_edit"),
-    path("units/<int:pk>/picture/", units.unit_picture, name="unit_picture"),
-    path("units/<int:pk>/remove/", units.unit_remove, name="unit_remove"),
-    path(
-        "units/<int:pk>/requisitions/<str:requisition>/",
-        units.unit_requisition,
-        name="unit_requisition",
-    ),
+    path("forces/<int:pk>/", include(force_urls)),
+    path("units/<int:pk>/", include(unit_urls)),
     # Battles
     path("battles/new/", battles.battle_create, name="battle_create"),
     path("battles/<int:pk>/", battles.battle_detail, name="battle_detail"),
     path("battles/<int:pk>/record/", battles.battle_record, name="battle_record"),
     path("armies/<int:pk>/muster/", battles.army_muster, name="army_muster"),
     path("armies/<int:pk>/muster/check/", battles.army_muster_check, name="army_muster_check"),
-    path("out-of-action/<int:pk>/", battles.out_of_action, name="out_of_action"),
-    path("promotions/<int:pk>/", battles.promotion_settle, name="promotion_settle"),
+    path("out-of-action/<int:pk>/", out_of_action.out_of_action, name="out_of_action"),
+    path("promotions/<int:pk>/", promotions.promotion_settle, name="promotion_settle"),
     path("admin/", admin.site.urls),
 ]
 

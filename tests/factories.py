@@ -54,6 +54,9 @@ def make_unit(
     faction_keywords: str = "Adeptus Astartes",
     **extra: Any,
 ) -> Unit:
+    # Like the Intercessors it defaults to, a unit is INFANTRY unless it says otherwise.
+    bodies = ("is_infantry", "is_mounted", "is_vehicle", "is_monster")
+    extra.setdefault("is_infantry", not any(extra.get(body) for body in bodies))
     return services.add_unit(
         actor=force.player,
         force=force,
@@ -70,7 +73,6 @@ def make_unit(
 def make_character(force: CrusadeForce, **extra: Any) -> Unit:
     extra.setdefault("datasheet", "Captain")
     extra.setdefault("points", 80)
-    extra.setdefault("is_infantry", True)
     return make_unit(force, is_character=True, **extra)
 
 

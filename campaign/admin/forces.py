@@ -96,7 +96,7 @@ def _at_least_one_model(form) -> None:
 
 
 class UnitAddForm(ServiceForm):
-    """A new Crusade card through `services.add_unit` (within the Supply Limit, at 0XP)."""
+    """A new Crusade card through `services.add_unit` (within the Supply Limit, no XP yet)."""
 
     class Meta:
         model = Unit
@@ -370,7 +370,7 @@ class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
             {
                 "fields": ["force", *(f for f in CARD_FIELDS.new if f not in KEYWORD_FIELDS)],
                 "description": "The card joins the force within its Supply Limit and "
-                "starts at 0XP with empty tallies.",
+                "starts with no XP and empty tallies.",
             },
         ),
         ("Keywords", {"fields": list(CARD_FIELDS.keywords)}),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import models
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -13,3 +14,12 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, error)
+
+
+def short_textareas(model: type[models.Model], fields) -> dict[str, forms.Widget]:
+    """Three-line text areas for the model's text fields among ``fields``."""
+    return {
+        name: forms.Textarea(attrs={"rows": 3})
+        for name in fields
+        if isinstance(model._meta.get_field(name), models.TextField)
+    }

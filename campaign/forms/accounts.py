@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from campaign.models import Campaign
+from campaign import selectors
 
 
 class SignupForm(UserCreationForm):
@@ -20,9 +20,12 @@ class JoinCodeForm(forms.Form):
         help_text="Your organiser shares this code or a link containing it.",
     )
 
-    def clean_code(self) -> Campaign:
-        code = self.cleaned_data["code"].strip()
-        campaign = Campaign.objects.filter(invite_code=code).first()
-        if campaign is None:
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_code(self) -> selectors.Invitation:
+        invitation = selectors.invitation(self.cleaned_data["code"], self.user)
+        if invitation is None:
             raise forms.ValidationError("No campaign has that code. Check it with your organiser.")
-        return campaign
+        return invitation

@@ -1,7 +1,7 @@
 """Forms for battles: start, muster, record the end, Out of Action and promotions.
 
 Forms check the shape of the input; the Crusade rules are checked by the services,
-whose refusals are mapped back onto these forms with `add_service_error`.
+whose refusals are mapped back onto these forms with `add_service_errors`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,11 @@ from campaign.models import (
     CrusadeForce,
     CustomContent,
     Unit,
+    battle_size_choices,
 )
 from campaign.services.battles import UnitOutcome
+
+from .requisitions import RenownedHeroesForm
 
 NOT_CHOSEN = ""
 
@@ -42,10 +45,7 @@ class BattleCreateForm(forms.Form):
     force = ForceChoiceField(
         queryset=CrusadeForce.objects.none(), label="Your force", empty_label=None
     )
-    battle_size = forms.ChoiceField(
-        choices=[(name, f"{name} ({pts} points)") for name, pts in rules.BATTLE_SIZES.items()],
-        initial="Strike Force",
-    )
+    battle_size = forms.ChoiceField(choices=battle_size_choices, initial="Strike Force")
     mission = forms.CharField(max_length=120, required=False)
     date = forms.DateField(
         initial=timezone.localdate,
@@ -88,8 +88,19 @@ class UnitsField(forms.ModelMultipleChoiceField):
     widget = forms.CheckboxSelectMultiple
 
 
+def _unit_select(label: str, nobody: str, units: list[Unit]) -> forms.TypedChoiceField:
+    """An optional pick of one other unit of the army (a Bodyguard, a transport)."""
+    return forms.TypedChoiceField(
+        label=label,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[(NOT_CHOSEN, nobody), *((u.pk, u.name) for u in units)],
+    )
+
+
 class MusterForm(forms.Form):
-    """Choose an army (R8). Extra selects per unit: Leader attachments and transports."""
+    """Choose an army. Extra selects per unit: Leader attachments and transports."""
 
     faction = forms.CharField(max_length=120, required=False, label="Faction keyword")
     detachment = forms.CharField(max_length=120, required=False)
@@ -111,26 +122,40 @@ class MusterForm(forms.Form):
         self.embark_fields: dict[int, str] = {}
         for unit in units:
             if unit.is_character:
-                name = f"attach_{unit.pk}"
-                self.fields[name] = forms.TypedChoiceField(
-                    label=f"{unit.name} leads",
-                    coerce=int,
-                    empty_value=None,
-                    required=False,
-                    choices=[(NOT_CHOSEN, "Nobody (fights on its own)")]
-                    + [(o.pk, o.name) for o in units if o.pk != unit.pk and not o.is_character],
+                bodyguards = [o for o in units if o.pk != unit.pk and not o.is_character]
+                self.attach_fields[unit.pk] = name = f"attach_{unit.pk}"
+                self.fields[name] = _unit_select(
+                    f"{unit.name} leads", "Nobody (fights on its own)", bodyguards
                 )
-                self.attach_fields[unit.pk] = name
             if transports and not unit.is_dedicated_transport:
-                name = f"embark_{unit.pk}"
-                self.fields[name] = forms.TypedChoiceField(
-                    label=f"{unit.name} starts embarked in",
-                    coerce=int,
-                    empty_value=None,
-                    required=False,
-                    choices=[(NOT_CHOSEN, "No transport")] + [(t.pk, t.name) for t in transports],
+                self.embark_fields[unit.pk] = name = f"embark_{unit.pk}"
+                self.fields[name] = _unit_select(
+                    f"{unit.name} starts embarked in", "No transport", transports
                 )
-                self.embark_fields[unit.pk] = name
+
+    def selected(self) -> set[int]:
+        """The units ticked so far (for the points total before the rules have checked)."""
+        if self.is_bound:
+            return {int(v) for v in self.data.getlist("units") if str(v).isdigit()}
+        return set(self.initial.get("units", []))
+
+    def rows(self, page) -> list[dict]:
+        """One row per unit for the template: the unit, its selects, what blocks it."""
+        selected = self.selected()
+        return [
+            {
+                "unit": unit,
+                "keywords": page.keywords.get(unit.pk, []),
+                "checked": unit.pk in selected,
+                "pending": page.pending.get(unit.pk),
+                "attach": self._bound(self.attach_fields, unit),
+                "embark": self._bound(self.embark_fields, unit),
+            }
+            for unit in self.unit_list
+        ]
+
+    def _bound(self, names: dict[int, str], unit: Unit) -> forms.BoundField | None:
+        return self[names[unit.pk]] if unit.pk in names else None
 
     def army(self) -> dict:
         """The service arguments from what was valid in the form (for the live check too)."""
@@ -169,7 +194,7 @@ class MusterForm(forms.Form):
 
 
 class BattleRecordForm(forms.Form):
-    """The whole battle: each side's result and what each of its units did (R9)."""
+    """The whole battle: each side's result and what each of its units did."""
 
     def __init__(self, *args, participants: list[BattleParticipant], **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -268,6 +293,18 @@ class RollForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
+    def service_kwargs(self) -> dict:
+        return {"roll": self.cleaned_data["roll"]}
+
+
+def _custom_by_key(custom: list[CustomContent]) -> dict[int, CustomContent]:
+    return {c.pk: c for c in custom}
+
+
+def _custom_choice(value: str, custom: dict[int, CustomContent]) -> CustomContent | None:
+    """The campaign's own item a choice key names, or None for a rulebook entry."""
+    return custom.get(CustomContent.pk_from_choice_key(value))
+
 
 class DevastatingBlowForm(forms.Form):
     honour = forms.ModelChoiceField(
@@ -283,6 +320,9 @@ class DevastatingBlowForm(forms.Form):
         self.fields["honour"].label_from_instance = lambda h: (
             f"{h.name} ({h.get_category_display()})"
         )
+
+    def service_kwargs(self) -> dict:
+        return {"honour": self.cleaned_data["honour"]}
 
 
 ROLL = "roll"
@@ -300,20 +340,33 @@ class BattleScarForm(forms.Form):
             if name not in held
         ]
         choices += [
-            (f"custom-{c.pk}", f"{c.name}: {c.effect}" if c.effect else c.name)
+            (c.choice_key, f"{c.name}: {c.effect}" if c.effect else c.name)
             for c in custom
             if c.name not in held
         ]
-        self.custom = {f"custom-{c.pk}": c for c in custom}
+        self.custom = _custom_by_key(custom)
         self.fields["scar"].choices = choices
 
     def service_kwargs(self) -> dict:
         scar = self.cleaned_data["scar"]
         if scar == ROLL:
             return {}
-        if scar in self.custom:
-            return {"custom_scar": self.custom[scar]}
-        return {"scar_name": scar}
+        custom = _custom_choice(scar, self.custom)
+        return {"custom_scar": custom} if custom is not None else {"scar_name": scar}
+
+
+def out_of_action_forms(page, data=None, *, choice: str = "") -> dict[str, forms.Form]:
+    """The forms of the Out of Action page; the one for ``choice`` is bound to ``data``."""
+    blow = rules.OutOfAction.DEVASTATING_BLOW
+    scar = rules.OutOfAction.BATTLE_SCAR
+    return {
+        blow: DevastatingBlowForm(data if choice == blow else None, honours=page.honours),
+        scar: BattleScarForm(
+            data if choice == scar else None,
+            held={s.name for s in page.scars},
+            custom=page.custom_scars,
+        ),
+    }
 
 
 class HonourForm(forms.Form):
@@ -324,6 +377,7 @@ class HonourForm(forms.Form):
         label="Replace which Battle Honour",
         empty_label="Choose the honour to give up",
     )
+    field_order_after: tuple[str, ...] = ()
 
     def __init__(self, *args, honours: list[BattleHonour], at_cap: bool, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -333,44 +387,47 @@ class HonourForm(forms.Form):
             )
         else:
             del self.fields["replace"]
+        self.order_fields([*self.field_order_after, "replace"])
 
-    def replace_kwarg(self) -> dict:
+    def service_kwargs(self) -> dict:
         return {"replace": self.cleaned_data.get("replace")}
 
 
 class BattleTraitForm(HonourForm):
     table = forms.ChoiceField(label="Battle Traits table")
     trait = forms.ChoiceField(label="Trait", required=False)
+    field_order_after = ("table", "trait")
 
     def __init__(self, *args, choices: dict[str, list[tuple[str, str]]], custom, **kwargs):
         super().__init__(*args, **kwargs)
-        self.custom = {f"custom-{c.pk}": c for c in custom}
-        custom_names = {c.name: key for key, c in self.custom.items()}
+        self.custom = _custom_by_key(custom)
+        keys = {c.name: c.choice_key for c in custom}
         self.fields["table"].choices = [(t, t) for t in choices if t in rules.BATTLE_TRAIT_TABLES]
         groups = []
         for table, entries in choices.items():
             core = {name for name, _ in rules.BATTLE_TRAIT_TABLES.get(table, {}).values()}
             options = []
             for name, effect in entries:
-                value = f"{table}::{name}" if name in core else custom_names.get(name, "")
+                value = f"{table}::{name}" if name in core else keys.get(name, "")
                 options.append((value, f"{name}: {effect}" if effect else name))
             groups.append((table, options))
         self.fields["trait"].choices = [(NOT_CHOSEN, "Choose a trait…"), *groups]
-        self.fields = {k: self.fields[k] for k in ["table", "trait", "replace"] if k in self.fields}
 
-    def service_kwargs(self, *, roll: bool) -> dict:
+    def service_kwargs(self, *, roll: bool = False) -> dict:
         data = self.cleaned_data
+        kwargs = super().service_kwargs()
         if roll:
-            return {"table": data["table"], "trait": None}
+            return {**kwargs, "table": data["table"], "trait": None}
         value = data.get("trait") or ""
-        if value in self.custom:
-            return {"custom": self.custom[value]}
+        custom = _custom_choice(value, self.custom)
+        if custom is not None:
+            return {**kwargs, "custom": custom}
         table, _, name = value.partition("::")
-        return {"table": table, "trait": name}
+        return {**kwargs, "table": table, "trait": name}
 
     def clean(self) -> dict:
         data = super().clean()
-        if self.data.get("category") == "trait_choose" and not data.get("trait"):
+        if self.data.get("category") == TRAIT_CHOOSE and not data.get("trait"):
             self.add_error("trait", "Choose a trait, or roll one instead.")
         return data
 
@@ -382,6 +439,7 @@ class WeaponModificationForm(HonourForm):
     weapon = forms.CharField(max_length=120)
     first = forms.ChoiceField(label="First modification", required=False)
     second = forms.ChoiceField(label="Second modification", required=False)
+    field_order_after = ("model_name", "weapon", "first", "second")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -391,8 +449,6 @@ class WeaponModificationForm(HonourForm):
         ]
         for name in ("first", "second"):
             self.fields[name].choices = [(NOT_CHOSEN, "Roll for me"), *mods]
-        order = ["model_name", "weapon", "first", "second", "replace"]
-        self.fields = {k: self.fields[k] for k in order if k in self.fields}
 
     def clean(self) -> dict:
         data = super().clean()
@@ -406,7 +462,12 @@ class WeaponModificationForm(HonourForm):
     def service_kwargs(self) -> dict:
         data = self.cleaned_data
         mods = (data["first"], data["second"]) if data.get("first") else None
-        return {"model_name": data["model_name"], "weapon": data["weapon"], "modifications": mods}
+        return {
+            **super().service_kwargs(),
+            "model_name": data["model_name"],
+            "weapon": data["weapon"],
+            "modifications": mods,
+        }
 
 
 class CrusadeRelicForm(HonourForm):
@@ -414,16 +475,63 @@ class CrusadeRelicForm(HonourForm):
     weapon = forms.CharField(
         max_length=120, required=False, help_text="Only if the relic is a weapon."
     )
+    field_order_after = ("relic", "weapon")
 
-    def __init__(self, *args, relics: list[tuple[str, str]], **kwargs) -> None:
+    def __init__(self, *args, relics: list[tuple[str, str]], custom, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.custom = _custom_by_key(custom)
         self.fields["relic"].choices = [(NOT_CHOSEN, "Choose a relic…"), *relics]
-        order = ["relic", "weapon", "replace"]
-        self.fields = {k: self.fields[k] for k in order if k in self.fields}
+
+    @property
+    def has_choices(self) -> bool:
+        return len(self.fields["relic"].choices) > 1
+
+    def service_kwargs(self) -> dict:
+        relic = self.cleaned_data["relic"]
+        custom = _custom_choice(relic, self.custom)
+        return {
+            **super().service_kwargs(),
+            "relic": "" if custom is not None else relic,
+            "custom": custom,
+            "weapon": self.cleaned_data.get("weapon") or "",
+        }
 
 
-class RenownedHeroesForm(forms.Form):
-    enhancement = forms.CharField(max_length=120, label="Enhancement")
-    enhancement_points = forms.IntegerField(
-        min_value=0, max_value=500, label="Enhancement points", initial=0
+TRAIT_ROLL = "trait_roll"
+TRAIT_CHOOSE = "trait_choose"
+WEAPON_MODIFICATION = rules.HonourCategory.WEAPON_MODIFICATION.value
+CRUSADE_RELIC = rules.HonourCategory.CRUSADE_RELIC.value
+RENOWNED_HEROES = rules.PromotionReward.RENOWNED_HEROES.value
+
+
+def promotion_forms(page, data=None, *, category: str = "") -> dict[str, forms.Form]:
+    """The promotion page's forms by the ``category`` button that submits each; only the
+    submitted one is bound to ``data``."""
+
+    def bound(*categories: str):
+        return data if category in categories else None
+
+    honours = {"honours": page.honours, "at_cap": page.facts.at_honour_cap}
+    trait = BattleTraitForm(
+        bound(TRAIT_ROLL, TRAIT_CHOOSE),
+        prefix="trait",
+        initial={"table": page.trait_table},
+        choices=page.trait_choices,
+        custom=page.custom_traits,
+        **honours,
     )
+    return {
+        TRAIT_ROLL: trait,
+        TRAIT_CHOOSE: trait,
+        WEAPON_MODIFICATION: WeaponModificationForm(
+            bound(WEAPON_MODIFICATION), prefix="weapon", **honours
+        ),
+        CRUSADE_RELIC: CrusadeRelicForm(
+            bound(CRUSADE_RELIC),
+            prefix="relic",
+            relics=page.relic_choices,
+            custom=page.custom_relics,
+            **honours,
+        ),
+        RENOWNED_HEROES: RenownedHeroesForm(bound(RENOWNED_HEROES), prefix="heroes"),
+    }

@@ -108,8 +108,8 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
     """Add a Crusade card within the Supply Limit; it starts with no XP and empty tallies.
 
     ``unit.points`` is the datasheet's points. An Enhancement on a new card is bought with
-    Renowned Heroes, as the rules allow only while the force is first being raised; the
-    card's points then include it.
+    the Requisition that grants one, as the rules allow only while the force is first
+    being raised; the card's points then include it.
     """
     force = common.lock_force(force)
     name = unit.name.strip()
@@ -148,7 +148,7 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
 
 
 def _buy_enhancement(actor, card: Unit, enhancement: dict) -> None:
-    """Renowned Heroes for a card just added; its refusal is shown by the Enhancement."""
+    """The Enhancement's Requisition for a card just added; a refusal shows by its field."""
     try:
         renowned_heroes(
             actor=actor,

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from campaign import selectors
 
+from ._common import render_page
+
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    return render_page(request, "home.html", {})
 
 
 @require_safe
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     """My forces, my campaigns, and everything waiting for me."""
-    return render(request, "dashboard.html", {"dash": selectors.dashboard(request.user)})
+    return render_page(request, "dashboard.html", {"dash": selectors.dashboard(request.user)})

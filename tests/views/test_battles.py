@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.messages import get_messages
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import services
+from campaign import rules, services
 from campaign.models import Battle, BattleUnit, HistoryEntry, OutOfActionTest
-from tests.factories import make_unit, reload
+from tests.factories import make_force, make_unit, reload
 
-from ._battle_setup import record, set_table
+from .helpers import count_queries, past_battles, record, set_table, texts
 
 pytestmark = pytest.mark.django_db
-
-
-def _messages(response) -> list[str]:
-    return [str(m) for m in get_messages(response.wsgi_request)]
 
 
 # Start a battle
@@ -30,24 +23,28 @@ def test_it_sends_anonymous_users_to_the_login_page(client):
     assert reverse("login") in response.url
 
 
-def test_it_starts_a_battle_against_a_force_of_the_same_campaign(client):
-    table = set_table(muster=False)
-    record_table = table  # the first battle is still open; finish it to free the forces
-    Battle.objects.filter(pk=record_table.battle.pk).update(status=Battle.Status.VOIDED)
+def _start(client, user, force, **extra):
+    client.force_login(user)
+    data = {"force": force.pk, "battle_size": "Incursion", "date": "2025-05-01", **extra}
+    return client.post(reverse("battle_create"), data)
+
+
+def test_it_starts_a_battle_against_a_force_of_the_same_campaign(client, unmustered):
+    table = unmustered
+    # The first battle is still open; void it to free the forces.
+    Battle.objects.filter(pk=table.battle.pk).update(status=Battle.Status.VOIDED)
     client.force_login(table.owner)
     page = client.get(reverse("battle_create"))
     assert page.status_code == 200
     assert "Red Talons" in page.content.decode()
 
-    response = client.post(
-        reverse("battle_create"),
-        {
-            "force": table.force.pk,
-            "battle_size": "Strike Force",
-            "mission": "Purge the Foe",
-            "date": "2025-05-01",
-            "opponents": [table.other_force.pk],
-        },
+    response = _start(
+        client,
+        table.owner,
+        table.force,
+        battle_size="Strike Force",
+        mission="Purge the Foe",
+        opponents=[table.other_force.pk],
     )
 
     battle = Battle.objects.exclude(pk=table.battle.pk).get()
@@ -57,28 +54,16 @@ def test_it_starts_a_battle_against_a_force_of_the_same_campaign(client):
     assert battle.battle_size == "Strike Force"
 
 
-def test_it_refuses_a_force_already_in_a_battle_with_a_message_on_the_form(client):
-    table = set_table(muster=False)
-    client.force_login(table.owner)
-
-    response = client.post(
-        reverse("battle_create"),
-        {"force": table.force.pk, "battle_size": "Incursion", "date": "2025-05-01"},
-    )
+def test_it_refuses_a_force_already_in_a_battle_with_a_message_on_the_form(client, unmustered):
+    response = _start(client, unmustered.owner, unmustered.force)
 
     assert response.status_code == 200
     assert "already in a battle" in response.content.decode()
     assert Battle.objects.count() == 1
 
 
-def test_it_does_not_offer_another_players_force_as_yours(client):
-    table = set_table(muster=False)
-    client.force_login(table.owner)
-
-    response = client.post(
-        reverse("battle_create"),
-        {"force": table.other_force.pk, "battle_size": "Incursion", "date": "2025-05-01"},
-    )
+def test_it_does_not_offer_another_players_force_as_yours(client, unmustered):
+    response = _start(client, unmustered.owner, unmustered.other_force)
 
     assert response.status_code == 200
     assert response.context["form"].errors["force"]
@@ -87,21 +72,8 @@ def test_it_does_not_offer_another_players_force_as_yours(client):
 # The battle page
 
 
-@pytest.mark.parametrize(
-    ("who", "status"),
-    [("owner", 200), ("opponent", 200), ("member", 200), ("outsider", 404)],
-)
-def test_it_shows_the_battle_to_campaign_members_only(client, who, status):
-    table = set_table(muster=False)
-    client.force_login(getattr(table, who))
-
-    response = client.get(reverse("battle_detail", args=[table.battle.pk]))
-
-    assert response.status_code == status
-
-
-def test_it_offers_the_muster_link_to_the_forces_player_only(client):
-    table = set_table(muster=False)
+def test_it_offers_the_muster_link_to_the_forces_player_only(client, unmustered):
+    table = unmustered
     client.force_login(table.owner)
 
     html = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
@@ -112,8 +84,7 @@ def test_it_offers_the_muster_link_to_the_forces_player_only(client):
     assert reverse("battle_record", args=[table.battle.pk]) not in html
 
 
-def test_it_offers_recording_once_every_army_is_mustered(client):
-    table = set_table()
+def test_it_offers_recording_once_every_army_is_mustered(client, table):
     client.force_login(table.opponent)
 
     html = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
@@ -122,8 +93,7 @@ def test_it_offers_recording_once_every_army_is_mustered(client):
     assert "Captain Vorn" in html and "160" in html
 
 
-def test_it_lists_what_each_unit_gained_and_links_my_pending_tests(client):
-    table = set_table()
+def test_it_lists_what_each_unit_gained_and_links_my_pending_tests(client, table):
     record(table, destroyed=[table.squad])
     test = OutOfActionTest.objects.get(unit=table.squad)
     client.force_login(table.owner)
@@ -139,52 +109,35 @@ def test_it_shows_the_battle_page_in_the_same_number_of_queries_for_any_army_siz
     small = set_table()
     record(small, destroyed=[small.squad])
     client.force_login(small.owner)
-    with CaptureQueriesContext(connection) as few:
-        client.get(reverse("battle_detail", args=[small.battle.pk]))
+    few = count_queries(client, reverse("battle_detail", args=[small.battle.pk]))
 
     big = set_table(muster=False)
     extra = [
         make_unit(big.force, name=f"Squad {n}", datasheet=f"Sheet {n}", points=10) for n in range(8)
     ]
-    for participant, units in (
-        (big.mine, [big.captain, big.squad, *extra]),
-        (big.theirs, [big.enemy_captain, big.enemy_squad]),
-    ):
-        services.muster_army(
-            actor=participant.force.player,
-            participant=participant,
-            faction="Adeptus Astartes",
-            detachment="Gladius",
-            units=units,
-            warlord=units[0],
-        )
+    big.muster_both(*extra)
     record(big, destroyed=[big.squad, *extra[:4]])
     client.force_login(big.owner)
-    with CaptureQueriesContext(connection) as many:
-        response = client.get(reverse("battle_detail", args=[big.battle.pk]))
 
-    assert response.status_code == 200
-    assert len(many) == len(few)
+    assert count_queries(client, reverse("battle_detail", args=[big.battle.pk])) == few
+
+
+@pytest.mark.parametrize("name", ["battle_detail", "battle_record"])
+def test_it_reads_a_battle_in_the_same_queries_however_many_battles_the_campaign_has(client, name):
+    quiet, busy = set_table(), set_table()
+    past_battles(make_force(player=busy.member, campaign=busy.campaign), 30)
+    client.force_login(quiet.owner)
+    few = count_queries(client, reverse(name, args=[quiet.battle.pk]))
+    client.force_login(busy.owner)
+
+    assert count_queries(client, reverse(name, args=[busy.battle.pk])) == few
 
 
 # Muster
 
 
-@pytest.mark.parametrize(
-    ("who", "status"),
-    [("owner", 200), ("opponent", 403), ("member", 403), ("outsider", 404)],
-)
-def test_it_lets_only_the_forces_player_muster(client, who, status):
-    table = set_table(muster=False)
-    client.force_login(getattr(table, who))
-
-    response = client.get(reverse("army_muster", args=[table.mine.pk]))
-
-    assert response.status_code == status
-
-
-def test_it_musters_an_army_and_warns_about_an_empty_transport(client):
-    table = set_table(muster=False)
+def test_it_musters_an_army_and_warns_about_an_empty_transport(client, unmustered):
+    table = unmustered
     rhino = make_unit(table.force, name="Rhino One", datasheet="Rhino", is_dedicated_transport=True)
     client.force_login(table.owner)
 
@@ -204,13 +157,13 @@ def test_it_musters_an_army_and_warns_about_an_empty_transport(client):
     assert mine.mustered and mine.warlord == table.captain
     leader = BattleUnit.objects.get(participant=mine, unit=table.captain)
     assert leader.attached_to.unit == table.squad
-    notes = _messages(response)
+    notes = texts(response)
     assert any("mustered" in n for n in notes)
     assert any("Rhino One starts empty" in n for n in notes)
 
 
-def test_it_shows_muster_errors_next_to_the_units_and_saves_nothing(client):
-    table = set_table(muster=False)
+def test_it_shows_muster_errors_next_to_the_units_and_saves_nothing(client, unmustered):
+    table = unmustered
     client.force_login(table.owner)
 
     response = client.post(
@@ -225,8 +178,7 @@ def test_it_shows_muster_errors_next_to_the_units_and_saves_nothing(client):
     assert not BattleUnit.objects.filter(participant=table.mine).exists()
 
 
-def test_it_marks_a_unit_with_a_pending_promotion_and_links_to_settle_it(client):
-    table = set_table()
+def test_it_marks_a_unit_with_a_pending_promotion_and_links_to_settle_it(client, table):
     services.correct_unit(actor=table.owner, unit=table.captain, reason="setup", xp=5)
     record(table)
     promotion = table.captain.promotions.get()
@@ -241,8 +193,8 @@ def test_it_marks_a_unit_with_a_pending_promotion_and_links_to_settle_it(client)
     assert f'id="muster-unit-{table.captain.pk}" disabled' in html
 
 
-def test_it_refuses_get_on_the_live_muster_check(client):
-    table = set_table(muster=False)
+def test_it_refuses_get_on_the_live_muster_check(client, unmustered):
+    table = unmustered
     client.force_login(table.owner)
 
     response = client.get(reverse("army_muster_check", args=[table.mine.pk]))
@@ -250,8 +202,8 @@ def test_it_refuses_get_on_the_live_muster_check(client):
     assert response.status_code == 405
 
 
-def test_it_returns_only_the_summary_for_the_live_check_and_saves_nothing(client):
-    table = set_table(muster=False)
+def test_it_returns_only_the_summary_for_the_live_check_and_saves_nothing(client, unmustered):
+    table = unmustered
     big = make_unit(
         table.force,
         name="Land Raider",
@@ -278,8 +230,8 @@ def test_it_returns_only_the_summary_for_the_live_check_and_saves_nothing(client
     assert not reload(table.mine).mustered
 
 
-def test_it_keeps_other_players_out_of_the_live_check(client):
-    table = set_table(muster=False)
+def test_it_keeps_other_players_out_of_the_live_check(client, unmustered):
+    table = unmustered
     client.force_login(table.opponent)
 
     response = client.post(reverse("army_muster_check", args=[table.mine.pk]), {})
@@ -302,41 +254,32 @@ def _record_data(table, **extra) -> dict:
     return data
 
 
-@pytest.mark.parametrize(
-    ("who", "status"),
-    [("owner", 200), ("opponent", 200), ("member", 403), ("outsider", 404)],
-)
-def test_it_lets_the_players_in_the_battle_record_it(client, who, status):
-    table = set_table()
-    client.force_login(getattr(table, who))
-
-    response = client.get(reverse("battle_record", args=[table.battle.pk]))
-
-    assert response.status_code == status
+def _post_record(client, table, **extra):
+    """The owner posts the record form: every field filled in, then ``extra``."""
+    client.force_login(table.owner)
+    return client.post(
+        reverse("battle_record", args=[table.battle.pk]), _record_data(table, **extra)
+    )
 
 
-def test_it_previews_the_gains_without_writing_anything(client):
-    table = set_table()
+def test_it_previews_the_gains_without_writing_anything(client, table):
     squad_entry = table.mine.army.get(unit=table.squad)
     captain_entry = table.mine.army.get(unit=table.captain)
     history = HistoryEntry.objects.count()
-    client.force_login(table.owner)
-
-    response = client.post(
-        reverse("battle_record", args=[table.battle.pk]),
-        _record_data(
-            table,
-            preview="1",
-            **{
-                f"destroyed_{squad_entry.pk}": "on",
-                f"marked_{table.mine.pk}": captain_entry.pk,
-            },
-        ),
+    response = _post_record(
+        client,
+        table,
+        preview="1",
+        **{
+            f"destroyed_{squad_entry.pk}": "on",
+            f"marked_{table.mine.pk}": captain_entry.pk,
+        },
     )
 
     html = response.content.decode()
     assert response.status_code == 200
     assert "Confirm and record" in html
+    assert f"Iron Wolves:\n        {rules.BattleResult.WIN.label}" in html
     assert "XP 0 → 4" in html  # Captain: 1 for the battle + 3 Marked for Greatness
     assert "Out of Action" in html
     assert "RP 5 → 6" in html
@@ -345,18 +288,13 @@ def test_it_previews_the_gains_without_writing_anything(client):
     assert HistoryEntry.objects.count() == history
 
 
-def test_it_records_the_battle_when_confirmed(client):
-    table = set_table()
+def test_it_records_the_battle_when_confirmed(client, table):
     squad_entry = table.mine.army.get(unit=table.squad)
-    client.force_login(table.owner)
-
-    response = client.post(
-        reverse("battle_record", args=[table.battle.pk]),
-        _record_data(
-            table,
-            confirm="1",
-            **{f"destroyed_{squad_entry.pk}": "True", f"kills_{squad_entry.pk}": 3},
-        ),
+    response = _post_record(
+        client,
+        table,
+        confirm="1",
+        **{f"destroyed_{squad_entry.pk}": "True", f"kills_{squad_entry.pk}": 3},
     )
 
     assert response.status_code == 302
@@ -367,42 +305,30 @@ def test_it_records_the_battle_when_confirmed(client):
     squad = reload(table.squad)
     assert (squad.xp, squad.units_destroyed, squad.battles_survived) == (2, 3, 0)
     assert OutOfActionTest.objects.filter(unit=table.squad).exists()
-    assert any("Battle recorded" in m for m in _messages(response))
+    assert any("Battle recorded" in m for m in texts(response))
 
 
-def test_it_shows_service_refusals_on_the_record_form_and_writes_nothing(client):
-    table = set_table()
-    client.force_login(table.owner)
-
-    response = client.post(
-        reverse("battle_record", args=[table.battle.pk]),
-        _record_data(table, preview="1", **{f"result_{table.mine.pk}": ""}),
-    )
+def test_it_shows_service_refusals_on_the_record_form_and_writes_nothing(client, table):
+    response = _post_record(client, table, preview="1", **{f"result_{table.mine.pk}": ""})
 
     assert response.status_code == 200
     assert response.context["form"].errors
     assert reload(table.battle).status == Battle.Status.IN_PROGRESS
 
 
-def test_it_asks_for_a_reason_for_bonus_xp(client):
-    table = set_table()
+def test_it_asks_for_a_reason_for_bonus_xp(client, table):
     entry = table.mine.army.get(unit=table.squad)
-    client.force_login(table.owner)
-
-    response = client.post(
-        reverse("battle_record", args=[table.battle.pk]),
-        _record_data(table, preview="1", **{f"bonus_{entry.pk}": 2}),
-    )
+    response = _post_record(client, table, preview="1", **{f"bonus_{entry.pk}": 2})
 
     assert response.status_code == 200
     assert "Say why" in response.content.decode()
 
 
-def test_it_sends_players_back_to_the_battle_until_every_army_is_mustered(client):
-    table = set_table(muster=False)
+def test_it_sends_players_back_to_the_battle_until_every_army_is_mustered(client, unmustered):
+    table = unmustered
     client.force_login(table.owner)
 
     response = client.get(reverse("battle_record", args=[table.battle.pk]))
 
     assert response.status_code == 302
-    assert any("Waiting for" in m for m in _messages(response))
+    assert any("Waiting for" in m for m in texts(response))

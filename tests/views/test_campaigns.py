@@ -8,7 +8,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
+from campaign.models import CrusadeForce
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
+
+from .helpers import muster
 
 pytestmark = pytest.mark.django_db
 
@@ -21,14 +24,7 @@ def _battle(campaign, a, b, result="win"):
     )
     results = {}
     for participant, unit in zip(battle.participants.order_by("pk"), (ca, cb), strict=True):
-        services.muster_army(
-            actor=participant.force.player,
-            participant=participant,
-            faction="Adeptus Astartes",
-            detachment="Gladius",
-            units=[unit],
-            warlord=unit,
-        )
+        muster(participant, [unit])
         results[participant.pk] = result if unit is ca else "loss"
     services.record_battle_end(actor=a.player, battle=battle, results=results, outcomes={})
 
@@ -57,6 +53,39 @@ def test_it_shows_standings_with_wins_and_crusade_points(client):
     standings = response.context["overview"].standings
     assert standings[0].force == winner
     assert winner.name in response.content.decode()
+
+
+def test_it_ranks_standings_as_the_rules_order_them():
+    from campaign import rules
+    from campaign.selectors import Standing, rank_standings
+
+    def standing(name, victories, points):
+        return Standing(
+            force=CrusadeForce(name=name, victories=victories), crusade_points=points, units=0
+        )
+
+    table = [standing("B", 1, 5), standing("A", 1, 5), standing("C", 2, 0), standing("D", 1, 9)]
+
+    assert rules.STANDINGS_ORDER == ("-victories", "-crusade_points", "name")
+    assert [s.name for s in rank_standings(table)] == ["C", "D", "A", "B"]
+
+
+def test_it_lists_the_battles_a_page_at_a_time(client):
+    campaign = make_campaign()
+    heroes = [make_force(campaign=campaign) for _ in range(2)]
+    for force in heroes:
+        make_character(force, is_epic_hero=True)  # never gains XP, so never waits on a promotion
+    for _ in range(12):
+        _battle(campaign, *heroes)
+    client.force_login(heroes[0].player)
+    url = reverse("campaign_detail", args=[campaign.pk])
+
+    first = client.get(url)
+    second = client.get(url, {"page": 2})
+
+    assert len(first.context["overview"].recent_battles) == 10
+    assert 'href="?page=2"' in first.content.decode()
+    assert len(second.context["overview"].recent_battles) == 2
 
 
 def test_it_shows_the_invitation_only_to_organisers(client):

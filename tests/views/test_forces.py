@@ -1,47 +1,16 @@
 """Force pages: create, Order of Battle, edit, history, Increase Supply Limit."""
 
 import pytest
-from django.contrib.messages import get_messages
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 
-from campaign import services
+from campaign import rules, services
 from campaign.models import CrusadeForce, HistoryEntry, RequisitionPurchase
-from tests.factories import make_campaign, make_character, make_force, make_unit, make_user, reload
+from tests.factories import make_character, make_force, make_unit, reload
+
+from .helpers import count_queries, texts
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def campaign():
-    return make_campaign()
-
-
-@pytest.fixture
-def owner():
-    return make_user("owner")
-
-
-@pytest.fixture
-def force(owner, campaign):
-    return make_force(player=owner, campaign=campaign, name="Iron Crusade")
-
-
-@pytest.fixture
-def member(campaign):
-    user = make_user("member")
-    services.join_campaign(actor=user, user=user, campaign=campaign)
-    return user
-
-
-@pytest.fixture
-def outsider():
-    return make_user("outsider")
-
-
-def texts(response) -> list[str]:
-    return [str(m) for m in get_messages(response.wsgi_request)]
 
 
 # force_create
@@ -157,13 +126,6 @@ def test_it_shows_no_xp_units_as_na_and_removed_units_apart(client, owner, force
     assert [u.name for u in response.context["oob"].units] == ["Gribblers"]
 
 
-def _count_queries(client, url) -> int:
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(url)
-    assert response.status_code == 200
-    return len(ctx.captured_queries)
-
-
 def _decorate(force, count):
     for i in range(count):
         unit = make_unit(force, name=f"Unit {i:03}", points=5)
@@ -171,13 +133,18 @@ def _decorate(force, count):
         unit.scars.create(name="Fatigued")
 
 
+def _forces_of(owner, fill, *sizes) -> list:
+    """One force per size, each filled by ``fill(force, size)``."""
+    forces = [make_force(player=owner, name=f"Force of {n}", faction="Orks") for n in sizes]
+    for force, size in zip(forces, sizes, strict=True):
+        fill(force, size)
+    return forces
+
+
 def test_it_uses_the_same_number_of_queries_for_5_and_100_units(client, owner):
-    small = make_force(player=owner, name="Small", faction="Orks")
-    big = make_force(player=owner, name="Big", faction="Orks")
-    _decorate(small, 5)
-    _decorate(big, 100)
+    small, big = _forces_of(owner, _decorate, 5, 100)
     client.force_login(owner)
-    assert _count_queries(client, reverse("force_detail", args=[small.pk])) == _count_queries(
+    assert count_queries(client, reverse("force_detail", args=[small.pk])) == count_queries(
         client, reverse("force_detail", args=[big.pk])
     )
 
@@ -214,6 +181,45 @@ def test_it_lists_history_with_numbers_before_and_after(client, member, force, o
     assert "Supply limit" in body
     assert "1000 → 1200" in body
     assert "owner" in body
+
+
+def _history(force, count: int) -> None:
+    for i in range(count):
+        services.update_force_details(actor=force.player, force=force, goals=f"Goal {i}")
+
+
+def test_it_shows_the_history_a_page_at_a_time_with_a_link_to_older_pages(client, owner, force):
+    _history(force, 60)  # 61 rows with the force's creation: two pages
+    client.force_login(owner)
+    url = reverse("force_history", args=[force.pk])
+
+    first = client.get(url).content.decode()
+    second = client.get(url, {"page": 2}).content.decode()
+
+    assert first.count('class="timeline__item"') == 50
+    assert 'href="?page=2"' in first and "Page 1 of 2" in first
+    assert "Goal 59" in first
+    assert second.count('class="timeline__item"') == 11
+    assert "mustered with a 1000-point Supply Limit" in second
+    assert 'href="?page=1"' in second
+
+
+def test_it_shows_the_last_history_page_for_a_page_past_the_end(client, owner, force):
+    client.force_login(owner)
+    history = client.get(reverse("force_history", args=[force.pk]), {"page": "99"}).context
+    assert history["history"].page.number == 1
+    assert [row.entry.action for row in history["history"].rows] == ["force_created"]
+
+
+def test_it_reads_the_history_in_the_same_number_of_queries_for_20_and_300_rows(client, owner):
+    short, long = _forces_of(owner, _history, 20, 300)
+    client.force_login(owner)
+
+    few = count_queries(client, reverse("force_history", args=[short.pk]))
+    many = count_queries(client, reverse("force_history", args=[long.pk]))
+    last_page = count_queries(client, reverse("force_history", args=[long.pk]), page=7)
+
+    assert few == many == last_page
 
 
 # POST-only URLs
@@ -294,3 +300,11 @@ def test_it_lists_pending_promotions_on_the_order_of_battle(client, owner, force
     client.force_login(owner)
     body = client.get(reverse("force_detail", args=[force.pk])).content.decode()
     assert "Promotion to settle" in body
+
+
+def test_it_names_the_unit_requisitions_as_the_rules_do(client, owner, force):
+    client.force_login(owner)
+    body = client.get(reverse("force_detail", args=[force.pk])).content.decode()
+    for requisition in rules.Requisition:
+        assert requisition.label in body
+    assert escape(rules.REQUISITION_DESCRIPTIONS[rules.Requisition.INCREASE_SUPPLY_LIMIT]) in body

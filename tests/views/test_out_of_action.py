@@ -3,40 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from campaign import services
-from campaign.models import BattleScar, OutOfActionTest, Unit
+from campaign import rules, services
+from campaign.models import BattleScar, CustomContent, OutOfActionTest, Unit
 from tests.factories import reload
 
-from ._battle_setup import record, set_table
+from .helpers import texts
 
 pytestmark = pytest.mark.django_db
 
 
-def _messages(response) -> list[str]:
-    return [str(m) for m in get_messages(response.wsgi_request)]
-
-
 @pytest.fixture
-def table():
-    table = set_table()
-    record(table, destroyed=[table.squad])
-    table.test = OutOfActionTest.objects.get(unit=table.squad)
-    return table
-
-
-@pytest.mark.parametrize(
-    ("who", "status"),
-    [("owner", 200), ("opponent", 200), ("member", 200), ("outsider", 404)],
-)
-def test_it_shows_the_test_to_campaign_members(client, table, who, status):
-    client.force_login(getattr(table, who))
-
-    response = client.get(reverse("out_of_action", args=[table.test.pk]))
-
-    assert response.status_code == status
+def table(fallen):
+    return fallen
 
 
 def test_it_sends_anonymous_users_to_log_in(client, table):
@@ -74,7 +54,7 @@ def test_it_passes_on_an_entered_four(client, table):
 
     assert response.status_code == 302
     assert reload(table.test).outcome == OutOfActionTest.Outcome.PASSED
-    assert any("Passed on a 4" in m for m in _messages(response))
+    assert any("Passed on a 4" in m for m in texts(response))
 
 
 def test_it_refuses_a_roll_of_seven_next_to_the_field(client, table):
@@ -106,11 +86,11 @@ def test_it_fails_on_a_one_and_then_takes_the_chosen_scar(client, table):
     page = client.get(url).content.decode()
     chosen = client.post(url, {"choice": "battle_scar", "scar": "Fatigued"})
 
-    assert any("Failed on a 1" in m for m in _messages(failed))
+    assert any("Failed on a 1" in m for m in texts(failed))
     assert "Take the Battle Scar" in page
     assert "Lose this honour" not in page  # no honours: a scar is the only choice
     assert chosen.status_code == 302
-    assert any("Gained Battle Scar: Fatigued" in m for m in _messages(chosen))
+    assert any("Gained Battle Scar: Fatigued" in m for m in texts(chosen))
     assert [s.name for s in reload(table.squad).scars.all()] == ["Fatigued"]
     assert reload(table.test).outcome == OutOfActionTest.Outcome.BATTLE_SCAR
 
@@ -124,7 +104,7 @@ def test_it_refuses_a_devastating_blow_for_a_unit_without_honours(client, table)
     )
 
     assert response.status_code == 302
-    assert any("must take a Battle Scar" in m for m in _messages(response))
+    assert any("must take a Battle Scar" in m for m in texts(response))
     assert reload(table.test).status == OutOfActionTest.Status.AWAITING_CHOICE
 
 
@@ -151,6 +131,38 @@ def test_it_explains_a_removal_forced_by_the_rules(client, table):
     response = client.post(url, {"action": "enter_roll", "roll": 1})
     html = client.get(url).content.decode()
 
-    assert any("removed from the Order of Battle" in m for m in _messages(response))
-    assert "remove it from the Order of Battle for good" in html
+    assert any(rules.REMOVED_FOR_GOOD in m for m in texts(response))
+    assert rules.REMOVED_FOR_GOOD in html
     assert reload(table.squad).status == Unit.Status.REMOVED
+
+
+def test_it_tells_a_battle_weary_unit_what_its_scar_takes_off_the_roll(client, table):
+    BattleScar.objects.create(unit=table.squad, name=rules.BATTLE_WEARY)
+    client.force_login(table.owner)
+
+    html = client.get(reverse("out_of_action", args=[table.test.pk])).content.decode()
+
+    assert f"on a {rules.OUT_OF_ACTION_PASS} or more" in html
+    assert f"{abs(rules.BATTLE_WEARY_MODIFIER)} is taken off the roll" in html
+
+
+def test_it_offers_the_campaigns_own_scars_but_not_retired_ones(client, table):
+    kept = CustomContent.objects.create(
+        campaign=table.campaign, kind="battle_scar", name="Hive Taint", effect="Slower."
+    )
+    services.retire_custom_content(
+        actor=table.campaign.memberships.get(role="organiser").user,
+        content=CustomContent.objects.create(
+            campaign=table.campaign, kind="battle_scar", name="Old Wound"
+        ),
+    )
+    services.take_out_of_action_test(actor=table.owner, test=table.test, roll=1)
+    client.force_login(table.owner)
+    url = reverse("out_of_action", args=[table.test.pk])
+
+    page = client.get(url).content.decode()
+    response = client.post(url, {"choice": "battle_scar", "scar": kept.choice_key})
+
+    assert "Hive Taint" in page and "Old Wound" not in page
+    assert response.status_code == 302
+    assert reload(table.test).scar_gained.custom_content == kept

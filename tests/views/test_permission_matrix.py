@@ -1,8 +1,9 @@
-"""Every URL pattern, walked as anonymous, outsider, member, owner and organiser.
+"""Every URL pattern, walked as anonymous, outsider, member, owner, organiser and superuser.
 
 One table states who may see what: a login redirect for anonymous users, 404 for
 objects outside your campaigns, 403 for pages that change someone else's force,
-and 405 for GET on URLs that only take POST.
+and 405 for GET on URLs that only take POST. Organisers and superusers see
+everything but change players' data only through the admin.
 """
 
 from __future__ import annotations
@@ -14,22 +15,24 @@ from campaign import services
 from campaign.models import BattleParticipant, Membership, OutOfActionTest, Promotion
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
+from .helpers import fight_alone, muster
+
 pytestmark = pytest.mark.django_db
 
-ROLES = ["anonymous", "outsider", "member", "owner", "organiser"]
+ROLES = ["anonymous", "outsider", "member", "owner", "organiser", "superuser"]
 LOGIN = "login"
 R, F, NF, NA = 200, 403, 404, 405
 
-# name -> expected status per role (anonymous, outsider, member, owner, organiser)
-READ = (LOGIN, NF, R, R, R)
-WRITE = (LOGIN, NF, F, R, F)
-SIGNED_IN = (LOGIN, R, R, R, R)
-POST_ONLY = (NA, NA, NA, NA, NA)
+# name -> expected status per role (anonymous, outsider, member, owner, organiser, superuser)
+READ = (LOGIN, NF, R, R, R, R)
+WRITE = (LOGIN, NF, F, R, F, F)
+SIGNED_IN = (LOGIN, R, R, R, R, R)
+POST_ONLY = (NA, NA, NA, NA, NA, NA)
 EXPECTED = {
-    "home": (R, R, R, R, R),
+    "home": (R, R, R, R, R, R),
     "dashboard": SIGNED_IN,
-    "signup": (R, "redirect", "redirect", "redirect", "redirect"),
-    "login": (R, R, R, R, R),
+    "signup": (R, "redirect", "redirect", "redirect", "redirect", "redirect"),
+    "login": (R, R, R, R, R, R),
     "join_with_code": SIGNED_IN,
     "join_campaign": SIGNED_IN,
     "campaign_detail": READ,
@@ -49,7 +52,7 @@ EXPECTED = {
     "battle_create": SIGNED_IN,
     "battle_detail": READ,
     # The member is the owner's opponent here: either player may record the battle.
-    "battle_record": (LOGIN, NF, R, R, F),
+    "battle_record": (LOGIN, NF, R, R, F, F),
     "army_muster": WRITE,
     "army_muster_check": POST_ONLY,
     # Other members may look at a test or promotion; only the owner may act (POST below).
@@ -99,46 +102,24 @@ def world():
     squad = make_unit(force, name="Squad")
     rival_captain = make_character(rival, name="Rival captain")
     # A completed battle leaves an Out of Action test; a promotion is created directly.
-    fought = services.start_battle(
-        actor=owner, forces=[force], battle_size="Incursion", campaign=campaign
-    )
-    army = fought.participants.get()
-    services.muster_army(
-        actor=owner,
-        participant=army,
-        faction="Adeptus Astartes",
-        detachment="Gladius",
-        units=[captain, squad],
-        warlord=captain,
-    )
-    squad_entry = army.army.get(unit=squad)
-    services.record_battle_end(
-        actor=owner,
-        battle=fought,
-        results={army.pk: "win"},
-        outcomes={squad_entry.pk: services.UnitOutcome(destroyed=True)},
-    )
+    fight_alone(force, [captain, squad], destroyed=[squad])  # leaves an Out of Action test
     promotion = Promotion.objects.create(unit=captain, rank=1)
     battle = services.start_battle(
         actor=member, forces=[rival, force], battle_size="Incursion", campaign=campaign
     )
     lieutenant = make_character(force, name="Lieutenant")
-    for player, participant, unit in (
-        (owner, battle.participants.get(force=force), lieutenant),
-        (member, battle.participants.get(force=rival), rival_captain),
-    ):
-        services.muster_army(
-            actor=player,
-            participant=participant,
-            faction="Adeptus Astartes",
-            detachment="Gladius",
-            units=[unit],
-            warlord=unit,
-        )
+    muster(battle.participants.get(force=force), [lieutenant])
+    muster(battle.participants.get(force=rival), [rival_captain])
     assert not campaign.memberships.filter(user=outsider).exists()
     assert campaign.memberships.filter(user=organiser, role=Membership.Role.ORGANISER).exists()
     return {
-        "users": {"outsider": outsider, "member": member, "owner": owner, "organiser": organiser},
+        "users": {
+            "outsider": outsider,
+            "member": member,
+            "owner": owner,
+            "organiser": organiser,
+            "superuser": make_user("root", is_staff=True, is_superuser=True),
+        },
         "kwargs": {
             "join_campaign": {"code": campaign.invite_code},
             "campaign_detail": {"pk": campaign.pk},
@@ -200,15 +181,39 @@ def test_it_answers_each_role_as_the_access_table_says(client, world, name):
         "army_muster",
     ],
 )
-def test_it_refuses_changes_from_a_member_who_does_not_own_the_force(client, world, name):
+@pytest.mark.parametrize("role", ["member", "organiser", "superuser"])
+def test_it_refuses_changes_from_anyone_who_does_not_own_the_force(client, world, name, role):
     from django.urls import reverse
 
     from campaign.models import HistoryEntry
 
-    client.force_login(world["users"]["member"])
+    client.force_login(world["users"][role])
     history = HistoryEntry.objects.count()
 
     response = client.post(reverse(name, kwargs=world["kwargs"][name]), {"reason": "mine now"})
 
     assert response.status_code == 403
     assert HistoryEntry.objects.count() == history
+
+
+# Battle pages, as each person at a two-player battle sees them: the page's state (a
+# fixture), its object, and the status for (owner, opponent, member, outsider).
+AT_THE_TABLE = {
+    "battle_detail": ("unmustered", lambda t: t.battle, (R, R, R, NF)),
+    "army_muster": ("unmustered", lambda t: t.mine, (R, F, F, NF)),
+    "battle_record": ("table", lambda t: t.battle, (R, R, F, NF)),
+    "out_of_action": ("fallen", lambda t: t.test, (R, R, R, NF)),
+    "promotion_settle": ("promoted", lambda t: t.promotion, (R, R, R, NF)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AT_THE_TABLE))
+def test_it_answers_the_people_at_a_battle_as_the_access_table_says(client, request, name):
+    from django.urls import reverse
+
+    state, target, expected = AT_THE_TABLE[name]
+    table = request.getfixturevalue(state)
+    url = reverse(name, args=[target(table).pk])
+    for who, status in zip(("owner", "opponent", "member", "outsider"), expected, strict=True):
+        client.force_login(getattr(table, who))
+        assert client.get(url).status_code == status, f"{name} as {who}"

@@ -14,6 +14,8 @@ from tests.factories import make_force, make_unit, make_user, reload
 
 pytestmark = pytest.mark.django_db
 
+NEW_PICTURE = HistoryEntry.Action.UNIT_PICTURE
+
 
 def image_bytes(img: Image.Image, fmt: str, **save) -> bytes:
     out = BytesIO()
@@ -53,7 +55,7 @@ def assert_refused(response, unit, message: str):
     assert message in response.context["picture_form"].errors["picture"][0]
     assert message in response.content.decode()
     assert not reload(unit).picture
-    assert not HistoryEntry.objects.filter(unit=unit, action="unit_picture").exists()
+    assert not HistoryEntry.objects.filter(unit=unit, action=NEW_PICTURE).exists()
 
 
 def test_it_refuses_a_text_file_renamed_jpg(client, owner, unit):
@@ -96,7 +98,7 @@ def test_it_stores_an_upright_jpeg_without_exif_and_a_small_thumbnail(client, ow
         assert "exif" not in stored.info
     with Image.open(unit.thumbnail.path) as thumb:
         assert max(thumb.size) <= 240
-    assert HistoryEntry.objects.filter(unit=unit, action="unit_picture").count() == 1
+    assert HistoryEntry.objects.filter(unit=unit, action=NEW_PICTURE).count() == 1
 
 
 def test_it_bounds_the_stored_size_and_flattens_transparency():

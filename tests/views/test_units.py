@@ -1,52 +1,17 @@
 """Crusade card pages: add, supply check, card, edit, remove, unit requisitions."""
 
 import pytest
-from django.contrib.messages import get_messages
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 
-from campaign import services
-from campaign.models import HistoryEntry, Unit
-from tests.factories import make_campaign, make_character, make_force, make_unit, make_user, reload
+from campaign import rules, services
+from campaign.forms.requisitions import MAX_ENHANCEMENT_POINTS, RenownedHeroesForm
+from campaign.models import CARD_FIELDS, HistoryEntry, Unit
+from tests.factories import make_character, make_force, make_unit, reload
+
+from .helpers import count_queries, texts
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def campaign():
-    return make_campaign()
-
-
-@pytest.fixture
-def owner():
-    return make_user("owner")
-
-
-@pytest.fixture
-def force(owner, campaign):
-    return make_force(player=owner, campaign=campaign, name="Iron Crusade")
-
-
-@pytest.fixture
-def unit(force):
-    return make_unit(force, name="Squad Alpha", points=100)
-
-
-@pytest.fixture
-def member(campaign):
-    user = make_user("member")
-    services.join_campaign(actor=user, user=user, campaign=campaign)
-    return user
-
-
-@pytest.fixture
-def outsider():
-    return make_user("outsider")
-
-
-def texts(response) -> list[str]:
-    return [str(m) for m in get_messages(response.wsgi_request)]
 
 
 def unit_data(**overrides):
@@ -59,6 +24,7 @@ def unit_data(**overrides):
         "max_model_count": "10",
         "enhancement_points": "0",
         "is_battleline": "on",
+        "counts_towards_supply": "on",
     }
     data.update(overrides)
     return data
@@ -88,12 +54,19 @@ def test_it_adds_a_unit(client, owner, force):
 
 
 def test_it_adds_a_unit_left_out_of_supply(client, owner, force):
+    data = unit_data(points="2000")
+    del data["counts_towards_supply"]  # the box is ticked until the player unticks it
     client.force_login(owner)
-    client.post(
-        reverse("unit_create", args=[force.pk]),
-        unit_data(points="2000", does_not_count="on"),
-    )
+    client.post(reverse("unit_create", args=[force.pk]), data)
     assert not Unit.objects.get(name="Squad Bravo").counts_towards_supply
+
+
+def test_it_offers_exactly_the_fields_of_a_new_card(client, owner, force):
+    client.force_login(owner)
+    form = client.get(reverse("unit_create", args=[force.pk])).context["form"]
+    assert tuple(form.fields) == CARD_FIELDS.new
+    assert form.fields["counts_towards_supply"].initial is True
+    assert form.fields["models_description"].help_text == "Which models and how many."
 
 
 def test_it_refuses_a_unit_over_the_supply_limit_with_the_numbers(client, owner, force):
@@ -110,6 +83,13 @@ def test_it_refuses_a_unit_over_the_supply_limit_with_the_numbers(client, owner,
     assert 'id="id_points_error"' in body
     assert not Unit.objects.filter(name="Squad Bravo").exists()
     assert not HistoryEntry.objects.filter(action="unit_added", unit__name="Squad Bravo").exists()
+
+
+def test_it_refuses_a_unit_without_models_next_to_the_count(client, owner, force):
+    client.force_login(owner)
+    response = client.post(reverse("unit_create", args=[force.pk]), unit_data(model_count="0"))
+    assert response.context["form"].errors["model_count"]
+    assert not response.context["form"].non_field_errors()
 
 
 def test_it_refuses_a_duplicate_name_next_to_the_name(client, owner, force, unit):
@@ -133,7 +113,9 @@ def test_it_forbids_others_from_adding_units(client, member, outsider, force):
 def test_it_says_the_points_fit(client, owner, force, unit):
     client.force_login(owner)
     response = client.get(
-        reverse("unit_supply_check", args=[force.pk]), {"points": "750"}, HTTP_HX_REQUEST="true"
+        reverse("unit_supply_check", args=[force.pk]),
+        {"points": "750", "counts_towards_supply": "on"},
+        HTTP_HX_REQUEST="true",
     )
     body = response.content.decode()
     assert response.status_code == 200
@@ -143,10 +125,21 @@ def test_it_says_the_points_fit(client, owner, force, unit):
 
 def test_it_says_the_points_are_too_many(client, owner, force, unit):
     client.force_login(owner)
-    response = client.get(reverse("unit_supply_check", args=[force.pk]), {"points": "1050"})
+    response = client.get(
+        reverse("unit_supply_check", args=[force.pk]),
+        {"points": "1050", "counts_towards_supply": "on"},
+    )
     body = response.content.decode()
     assert "Too many: 150 over your 1000-point Supply Limit." in body
     assert "supply-status--over" in body
+
+
+def test_it_says_points_left_out_of_supply_always_fit(client, owner, force, unit):
+    client.force_login(owner)
+    response = client.get(reverse("unit_supply_check", args=[force.pk]), {"points": "1050"})
+    body = response.content.decode()
+    assert "Fits: this unit is left out of Supply Used (100 of 1000)." in body
+    assert "supply-status--ok" in body
 
 
 def test_it_says_nothing_for_points_that_are_not_a_number(client, owner, force):
@@ -208,6 +201,15 @@ def test_it_shows_owner_actions_and_pending_items_to_the_owner(client, owner, fo
     assert reverse("unit_requisition", args=[hero.pk, "renowned_heroes"]) in body
 
 
+def test_it_shows_progress_to_the_next_rank_as_the_rules_work_it_out(client, owner, unit):
+    Unit.objects.filter(pk=unit.pk).update(xp=30)  # test set-up, not a view path
+    client.force_login(owner)
+    response = client.get(reverse("unit_detail", args=[unit.pk]))
+    progress = rules.rank_progress(30, xp_cap=rules.NON_CHARACTER_XP_CAP)
+    assert response.context["card"].progress == progress
+    assert progress.capped and progress.text in response.content.decode()
+
+
 def test_it_shows_na_for_a_no_xp_unit(client, owner, force):
     hero = make_unit(force, name="Marneus Calgar", is_epic_hero=True, is_character=True)
     client.force_login(owner)
@@ -225,12 +227,6 @@ def test_it_sends_anonymous_visitors_to_log_in_from_a_card(client, unit):
     assert response.status_code == 302 and response.url.startswith(reverse("login"))
 
 
-def _card_queries(client, unit) -> int:
-    with CaptureQueriesContext(connection) as ctx:
-        assert client.get(reverse("unit_detail", args=[unit.pk])).status_code == 200
-    return len(ctx.captured_queries)
-
-
 def test_it_uses_the_same_number_of_queries_for_a_small_and_a_decorated_card(client, owner):
     force = make_force(player=owner, faction="Orks")
     plain = make_character(force, name="Plain")
@@ -243,19 +239,34 @@ def test_it_uses_the_same_number_of_queries_for_a_small_and_a_decorated_card(cli
     for i in range(20):
         services.update_unit_details(actor=owner, unit=busy, notes=f"note {i}")
     client.force_login(owner)
-    assert _card_queries(client, plain) == _card_queries(client, busy)
+    card = "unit_detail"
+    assert count_queries(client, reverse(card, args=[plain.pk])) == count_queries(
+        client, reverse(card, args=[busy.pk])
+    )
+
+
+def test_it_shows_the_timeline_a_page_at_a_time(client, owner, unit):
+    for i in range(25):
+        services.update_unit_details(actor=owner, unit=unit, notes=f"note {i}")
+    client.force_login(owner)
+    url = reverse("unit_detail", args=[unit.pk])
+
+    first = client.get(url).content.decode()
+    second = client.get(url, {"page": 2}).content.decode()
+
+    assert first.count('class="timeline__item"') == 20
+    assert 'href="?page=2"' in first
+    assert second.count('class="timeline__item"') == 6  # 25 edits and the unit joining
+    assert "joined Iron Crusade" in second
 
 
 # unit_edit
 
 
 def test_it_edits_free_fields(client, owner, unit):
+    data = {"name": "Squad Aurelius", "notes": "Veterans of Vigilus", "selectable_keywords": ""}
     client.force_login(owner)
-    response = client.post(
-        reverse("unit_edit", args=[unit.pk]),
-        {"name": "Squad Aurelius", "notes": "Veterans of Vigilus", "selectable_keywords": ""},
-    )
-    assert response.status_code == 302
+    assert client.post(reverse("unit_edit", args=[unit.pk]), data).status_code == 302
     unit = reload(unit)
     assert (unit.name, unit.notes) == ("Squad Aurelius", "Veterans of Vigilus")
 
@@ -316,11 +327,16 @@ def test_it_buys_fresh_recruits(client, owner, force, unit):
     assert client.get(_req_url(unit, "fresh_recruits")).status_code == 200
     response = client.post(
         _req_url(unit, "fresh_recruits"),
-        {"models_added": "5", "points": "200", "models_description": "10 Intercessors"},
+        {
+            "models_added": "5",
+            "points": "200",
+            "max_model_count": "10",
+            "models_description": "10 Intercessors",
+        },
     )
     assert response.status_code == 302 and response.url == reverse("unit_detail", args=[unit.pk])
     unit = reload(unit)
-    assert (unit.model_count, unit.points) == (6, 200)
+    assert (unit.model_count, unit.max_model_count, unit.points) == (6, 10, 200)
     assert reload(force).rp == 4
     assert texts(response) == ["Bought Fresh Recruits for 1RP."]
 
@@ -341,7 +357,10 @@ def test_it_sends_htmx_back_to_the_card_after_buying(client, owner, force, unit)
 def test_it_shows_a_refused_requisition_next_to_the_field(client, owner, force, unit):
     make_unit(force, points=900)
     client.force_login(owner)
-    response = client.post(_req_url(unit, "fresh_recruits"), {"models_added": "1", "points": "150"})
+    response = client.post(
+        _req_url(unit, "fresh_recruits"),
+        {"models_added": "1", "points": "150", "max_model_count": "10"},
+    )
     assert response.status_code == 400
     assert "only 0 of your 1000-point Supply Limit" in response.context["form"].errors["points"][0]
     assert reload(unit).points == 100 and reload(force).rp == 5
@@ -370,6 +389,26 @@ def test_it_settles_a_promotion_with_renowned_heroes(client, owner, force):
     hero = reload(hero)
     assert hero.enhancement == "Artificer Armour" and hero.points == 90
     assert reload(promotion).status == "settled"
+
+
+def test_it_uses_the_one_renowned_heroes_form_with_its_points_bound(client, owner, force):
+    hero = make_character(force, name="Captain Varro")
+    client.force_login(owner)
+    page = client.get(_req_url(hero, "renowned_heroes"))
+    response = client.post(
+        _req_url(hero, "renowned_heroes"),
+        {"enhancement": "Artificer Armour", "enhancement_points": MAX_ENHANCEMENT_POINTS + 1},
+    )
+    assert type(page.context["form"]) is RenownedHeroesForm
+    assert response.status_code == 400
+    assert response.context["form"].errors["enhancement_points"]
+    assert reload(hero).enhancement == ""
+
+
+def test_it_describes_each_requisition_in_the_rules_words(client, owner, unit):
+    client.force_login(owner)
+    body = client.get(_req_url(unit, "fresh_recruits")).content.decode()
+    assert escape(rules.REQUISITION_DESCRIPTIONS[rules.Requisition.FRESH_RECRUITS]) in body
 
 
 def test_it_repairs_a_chosen_scar(client, owner, force, unit):

@@ -1,0 +1,85 @@
+"""Read-side queries: each page's data as a dataclass, in a constant number of queries.
+
+One module per area; views call these and never query the ORM themselves. Nothing
+here writes.
+"""
+
+from .battles import (
+    BattlePage,
+    MusterPage,
+    MusterSummary,
+    PendingLink,
+    RecordPage,
+    battle_page,
+    muster_page,
+    pending_links,
+    record_page,
+)
+from .campaigns import (
+    CampaignOverview,
+    Invitation,
+    Standing,
+    campaign_overview,
+    invitation,
+    rank_standings,
+)
+from .dashboard import Dashboard, dashboard
+from .forces import (
+    ForceHistory,
+    HistoryRow,
+    OrderOfBattle,
+    SupplyStatus,
+    UnitRow,
+    change_rows,
+    force_history,
+    order_of_battle,
+    supply_status,
+    with_supply_used,
+)
+from .labels import LABELS, Labels, keyword_labels
+from .out_of_action import OutOfActionPage, out_of_action_page
+from .paging import paginate
+from .promotions import PromotionPage, promotion_page
+from .units import CardPage, HonourRow, card_page, requisition_option
+
+__all__ = [
+    "LABELS",
+    "BattlePage",
+    "CampaignOverview",
+    "CardPage",
+    "Dashboard",
+    "ForceHistory",
+    "HistoryRow",
+    "HonourRow",
+    "Invitation",
+    "Labels",
+    "MusterPage",
+    "MusterSummary",
+    "OrderOfBattle",
+    "OutOfActionPage",
+    "PendingLink",
+    "PromotionPage",
+    "RecordPage",
+    "Standing",
+    "SupplyStatus",
+    "UnitRow",
+    "battle_page",
+    "campaign_overview",
+    "card_page",
+    "change_rows",
+    "dashboard",
+    "force_history",
+    "invitation",
+    "keyword_labels",
+    "muster_page",
+    "order_of_battle",
+    "out_of_action_page",
+    "paginate",
+    "pending_links",
+    "promotion_page",
+    "rank_standings",
+    "record_page",
+    "requisition_option",
+    "supply_status",
+    "with_supply_used",
+]

@@ -1,0 +1,232 @@
+"""Battle pages: the battle itself, mustering an army and recording the end.
+
+Each works on one battle and its armies, never on the campaign's other battles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+from django.urls import reverse
+
+from campaign import rules
+from campaign.models import (
+    Battle,
+    BattleParticipant,
+    BattleUnit,
+    OutOfActionTest,
+    Promotion,
+    Unit,
+    card_prefetches,
+)
+
+from .labels import keyword_labels
+
+
+@dataclass(frozen=True)
+class ArmyRow:
+    entry: BattleUnit
+    test: OutOfActionTest | None
+
+
+@dataclass(frozen=True)
+class Side:
+    participant: BattleParticipant
+    rows: list[ArmyRow]
+    mine: bool
+
+    @property
+    def points(self) -> int:
+        return sum(row.entry.unit.points for row in self.rows)
+
+    @property
+    def pending_tests(self) -> list[OutOfActionTest]:
+        """My units' tests still to take or settle."""
+        if not self.mine:
+            return []
+        return [row.test for row in self.rows if row.test is not None and row.test.is_open]
+
+
+@dataclass(frozen=True)
+class BattlePage:
+    battle: Battle
+    can_write: bool
+    """The user has a force in this battle."""
+    sides: list[Side]
+    pending_promotions: list[Promotion]
+
+    @property
+    def in_progress(self) -> bool:
+        return self.battle.status == Battle.Status.IN_PROGRESS
+
+    @property
+    def all_mustered(self) -> bool:
+        return bool(self.sides) and all(side.participant.mustered for side in self.sides)
+
+    @property
+    def pending_tests(self) -> list[OutOfActionTest]:
+        return [test for side in self.sides for test in side.pending_tests]
+
+
+def _army_queryset():
+    return BattleUnit.objects.select_related(
+        "unit", "attached_to__unit", "embarked_in__unit", "out_of_action"
+    ).order_by("pk")
+
+
+def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
+    test = getattr(entry, "out_of_action", None)
+    if test is not None:
+        test.unit = entry.unit  # already loaded with the army
+    return test
+
+
+def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
+    """The battle page in the same number of queries whatever the size of the armies."""
+    participants = (
+        battle.participants.select_related("force__player", "warlord")
+        .prefetch_related(Prefetch("army", queryset=_army_queryset()))
+        .order_by("pk")
+    )
+    sides = [
+        Side(
+            participant=p,
+            rows=[ArmyRow(entry, _test_of(entry)) for entry in p.army.all()],
+            mine=p.force.player_id == user.pk,
+        )
+        for p in participants
+    ]
+    promotions = []
+    if battle.status == Battle.Status.COMPLETED and can_write:
+        promotions = list(
+            Promotion.objects.filter(
+                battle=battle, status=Promotion.Status.PENDING, unit__force__player=user
+            )
+            .select_related("unit")
+            .order_by("unit__name", "rank")
+        )
+    return BattlePage(battle, can_write, sides, promotions)
+
+
+@dataclass(frozen=True)
+class PendingLink:
+    """Something to settle before a unit may fight again, and where to settle it."""
+
+    text: str
+    url: str
+
+
+@dataclass(frozen=True)
+class MusterSummary:
+    points: int
+    limit: int
+    report: rules.MusterReport | None
+
+    @property
+    def percent(self) -> int:
+        return min(100, round(100 * self.points / self.limit)) if self.limit else 100
+
+    @property
+    def over(self) -> bool:
+        return self.points > self.limit
+
+
+@dataclass(frozen=True)
+class MusterPage:
+    participant: BattleParticipant
+    units: list[Unit]
+    keywords: dict[int, list[str]]
+    """Unit pk -> the rule-changing keywords shown beside it."""
+    pending: dict[int, PendingLink]
+    initial: dict
+
+    @property
+    def battle(self) -> Battle:
+        return self.participant.battle
+
+    def summary(self, selected: set[int], report: rules.MusterReport | None) -> MusterSummary:
+        """Points of the chosen units (the rules' count once they have checked the army)."""
+        limit = self.battle.points_limit
+        if report is not None:
+            return MusterSummary(report.points, limit, report)
+        points = sum(u.points for u in self.units if u.pk in selected)
+        return MusterSummary(points, limit, None)
+
+
+def muster_units(participant: BattleParticipant) -> list[Unit]:
+    """The units a force may muster, CHARACTERS first."""
+    return list(participant.force.units.active().order_by("-is_character", "name"))
+
+
+def pending_links(units: list[Unit]) -> dict[int, PendingLink]:
+    """Units with something to settle first, and a link to settle it (an Out of Action
+    test before a promotion)."""
+    pks = [u.pk for u in units]
+    links: dict[int, PendingLink] = {}
+    for test in OutOfActionTest.objects.open().filter(unit__in=pks):
+        links[test.unit_id] = PendingLink(
+            "Out of Action test to take", reverse("out_of_action", args=[test.pk])
+        )
+    for promotion in Promotion.objects.filter(unit__in=pks, status=Promotion.Status.PENDING):
+        links.setdefault(
+            promotion.unit_id,
+            PendingLink("Promotion to settle", reverse("promotion_settle", args=[promotion.pk])),
+        )
+    return links
+
+
+def _muster_initial(participant: BattleParticipant) -> dict:
+    """The army already mustered, as the muster form's initial data."""
+    initial: dict = {
+        "faction": participant.faction or participant.force.faction,
+        "detachment": participant.detachment,
+    }
+    if participant.mustered:
+        army = list(participant.army.select_related("attached_to", "embarked_in"))
+        initial["units"] = [e.unit_id for e in army]
+        initial["warlord"] = participant.warlord_id
+        for entry in army:
+            if entry.attached_to_id:
+                initial[f"attach_{entry.unit_id}"] = entry.attached_to.unit_id
+            if entry.embarked_in_id:
+                initial[f"embark_{entry.unit_id}"] = entry.embarked_in.unit_id
+    return initial
+
+
+def muster_page(participant: BattleParticipant, *, initial: bool = True) -> MusterPage:
+    """The units to choose from, what blocks any of them, and the army mustered so far."""
+    units = muster_units(participant)
+    return MusterPage(
+        participant=participant,
+        units=units,
+        keywords={unit.pk: keyword_labels(unit) for unit in units},
+        pending=pending_links(units),
+        initial=_muster_initial(participant) if initial else {},
+    )
+
+
+@dataclass(frozen=True)
+class RecordPage:
+    battle: Battle
+    participants: list[BattleParticipant]
+    """Each side with its army and the army's cards (honours, scars) loaded."""
+
+    @property
+    def waiting(self) -> list[str]:
+        """Forces that have not mustered yet."""
+        return [p.force.name for p in self.participants if not p.mustered]
+
+
+def record_page(battle: Battle) -> RecordPage:
+    army = (
+        BattleUnit.objects.select_related("unit")
+        .prefetch_related(*card_prefetches("unit__"))
+        .order_by("pk")
+    )
+    participants = list(
+        battle.participants.select_related("force")
+        .prefetch_related(Prefetch("army", queryset=army))
+        .order_by("pk")
+    )
+    return RecordPage(battle, participants)

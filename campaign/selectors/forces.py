@@ -1,0 +1,164 @@
+"""The Order of Battle page, a force's history, and the new-unit supply check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.paginator import Page
+
+from campaign import rules, services
+from campaign.models import Battle, CrusadeForce, HistoryEntry, OutOfActionTest, Promotion, Unit
+
+from .paging import paginate
+
+HISTORY_PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class UnitRow:
+    """One active unit on the Order of Battle, with what is waiting for it."""
+
+    unit: Unit
+    pending_tests: list[OutOfActionTest]
+
+    @property
+    def pending_promotions(self) -> list[Promotion]:
+        return self.unit.pending_promotions()
+
+
+@dataclass(frozen=True)
+class OrderOfBattle:
+    force: CrusadeForce
+    can_write: bool
+    rows: list[UnitRow]
+    removed: list[Unit]
+    in_battle: bool
+    requisitions: list[services.RequisitionOption]
+
+    @property
+    def units(self) -> list[Unit]:
+        return [row.unit for row in self.rows]
+
+    @property
+    def supply_percent(self) -> int:
+        if not self.force.supply_limit:
+            return 100
+        return min(100, round(100 * self.force.supply_used / self.force.supply_limit))
+
+    @property
+    def at_supply_limit(self) -> bool:
+        return self.force.supply_used >= self.force.supply_limit
+
+    @property
+    def crusade_points(self) -> int:
+        return sum(unit.crusade_points for unit in self.units)
+
+    @property
+    def rp_pips(self) -> list[bool]:
+        return [i < self.force.rp for i in range(self.force.rp_cap)]
+
+    @property
+    def pending_promotions(self) -> list[Promotion]:
+        return [p for row in self.rows for p in row.pending_promotions]
+
+    @property
+    def increase_note(self) -> str:
+        """How much one Supply Limit increase adds in this force's campaign."""
+        return f"It adds {self.force.house_rules.supply_limit_increase} points."
+
+
+def order_of_battle(force: CrusadeForce, *, can_write: bool = False) -> OrderOfBattle:
+    """The Order of Battle page's data in seven queries, whatever the force's size."""
+    force = (
+        CrusadeForce.objects.with_supply_used()
+        .select_related("player", "campaign")
+        .get(pk=force.pk)
+    )
+    units = list(force.units.with_card_details().order_by("name"))
+    tests: dict[int, list[OutOfActionTest]] = {}
+    for test in OutOfActionTest.objects.open().filter(unit__force=force):
+        tests.setdefault(test.unit_id, []).append(test)
+    for unit in units:
+        unit.force = force
+    active = [u for u in units if u.is_active]
+    in_battle = force.battle_entries.filter(battle__status=Battle.Status.IN_PROGRESS).exists()
+    return OrderOfBattle(
+        force=force,
+        can_write=can_write,
+        rows=[UnitRow(unit, tests.get(unit.pk, [])) for unit in active],
+        removed=[u for u in units if not u.is_active],
+        in_battle=in_battle,
+        requisitions=services.requisition_options(
+            force, in_battle=in_battle, enhancements=sum(1 for u in active if u.enhancement)
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    entry: HistoryEntry
+    changes: list[tuple[str, str, str]]
+
+
+@dataclass(frozen=True)
+class ForceHistory:
+    force: CrusadeForce
+    page: Page
+    rows: list[HistoryRow]
+
+
+def force_history(
+    force: CrusadeForce, *, page: int | str | None = None, per_page: int = HISTORY_PER_PAGE
+) -> ForceHistory:
+    """One page of the force's history, newest first, in two queries."""
+    entries = force.history.select_related("actor", "unit", "battle").order_by("-created_at", "-pk")
+    shown = paginate(entries, page, per_page=per_page)
+    rows = [HistoryRow(entry, change_rows(entry.changes)) for entry in shown.object_list]
+    return ForceHistory(force, shown, rows)
+
+
+def change_rows(changes: dict[str, Any] | None) -> list[tuple[str, str, str]]:
+    """History `changes` as readable (what, before, after) rows."""
+    rows = []
+    for key, pair in (changes or {}).items():
+        before, after = (pair + [None, None])[:2] if isinstance(pair, list) else (None, pair)
+        rows.append((key.replace("_", " ").capitalize(), _show(before), _show(after)))
+    return rows
+
+
+def _show(value: Any) -> str:
+    if value is None or value == "" or value == []:
+        return "—"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class SupplyStatus:
+    fits: bool
+    message: str
+
+
+def supply_status(force: CrusadeForce, points: int | None, *, counts: bool) -> SupplyStatus | None:
+    """Whether a new unit of ``points`` would fit in the Supply Limit, as the player types."""
+    if points is None:
+        return None
+    used, limit = force.supply_used, force.supply_limit
+    if not counts:
+        return SupplyStatus(
+            True, f"Fits: this unit is left out of Supply Used ({used} of {limit})."
+        )
+    refusal = rules.supply_refusal(supply_used=used, supply_limit=limit, extra_points=points)
+    after = used + points
+    if refusal:
+        return SupplyStatus(
+            False, f"Too many: {after - limit} over your {limit}-point Supply Limit. {refusal}"
+        )
+    return SupplyStatus(True, f"Fits: {after} of {limit} used after adding.")
+
+
+def with_supply_used(force: CrusadeForce) -> CrusadeForce:
+    """The force again, with Supply Used counted in the same query."""
+    return CrusadeForce.objects.with_supply_used().select_related("player").get(pk=force.pk)

@@ -1,0 +1,109 @@
+"""The Crusade card page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.paginator import Page
+from django.db.models import prefetch_related_objects
+
+from campaign import rules, services
+from campaign.models import (
+    BattleHonour,
+    BattleScar,
+    CrusadeForce,
+    OutOfActionTest,
+    Promotion,
+    RequisitionPurchase,
+    Unit,
+    card_prefetches,
+)
+
+from .labels import keyword_labels
+from .paging import paginate
+
+TIMELINE_PER_PAGE = 20
+
+
+@dataclass(frozen=True)
+class HonourRow:
+    honour: BattleHonour
+    kind: str
+    """The honour's category, and its relic category or traits table when it has one."""
+    modifications: list[tuple[str, str]]
+    """Weapon Modifications as (name, short effect)."""
+
+    @property
+    def is_relic(self) -> bool:
+        return self.honour.category == rules.HonourCategory.CRUSADE_RELIC
+
+
+def honour_rows(unit: Unit) -> list[HonourRow]:
+    rows = []
+    for honour in unit.active_honours():
+        kind = [rules.HonourCategory(honour.category).label]
+        if honour.relic_category:
+            kind.append(rules.RelicCategory(honour.relic_category).label)
+        if honour.trait_table:
+            kind.append(honour.trait_table)
+        modifications = [
+            (name, rules.WEAPON_MODIFICATION_EFFECTS.get(name, ""))
+            for name in honour.modifications or []
+        ]
+        rows.append(HonourRow(honour, " · ".join(kind), modifications))
+    return rows
+
+
+@dataclass(frozen=True)
+class CardPage:
+    unit: Unit
+    can_write: bool
+    progress: rules.RankProgress | None
+    """Progress towards the next rank; None for a unit that never gains XP."""
+    honours: list[HonourRow]
+    scars: list[BattleScar]
+    keywords: list[str]
+    trait_tables: list[rules.TraitTable]
+    """The Battle Traits tables that fit the unit."""
+    pending_promotions: list[Promotion]
+    pending_tests: list[OutOfActionTest]
+    purchases: list[RequisitionPurchase]
+    requisitions: list[services.RequisitionOption]
+    timeline: Page
+
+    @property
+    def force(self) -> CrusadeForce:
+        return self.unit.force
+
+    @property
+    def manageable(self) -> bool:
+        """The player may still change the card (a removed card never changes)."""
+        return self.can_write and self.unit.is_active
+
+
+def card_page(unit: Unit, *, can_write: bool = False, page: int | str | None = None) -> CardPage:
+    """Everything the card page shows, in the same number of queries for any card."""
+    prefetch_related_objects([unit], *card_prefetches())
+    facts = unit.facts()
+    timeline = unit.history.select_related("actor", "battle").order_by("-created_at", "-pk")
+    return CardPage(
+        unit=unit,
+        can_write=can_write,
+        progress=None if unit.no_xp else rules.rank_progress(unit.xp, xp_cap=facts.xp_cap),
+        honours=honour_rows(unit),
+        scars=unit.active_scars(),
+        keywords=keyword_labels(unit),
+        trait_tables=rules.fitting_trait_tables(unit.keywords),
+        pending_promotions=unit.pending_promotions(),
+        pending_tests=list(unit.out_of_action_tests.open()),
+        purchases=list(unit.requisitions.all()),
+        requisitions=services.requisition_options(unit.force, unit=unit),
+        timeline=paginate(timeline, page, per_page=TIMELINE_PER_PAGE),
+    )
+
+
+def requisition_option(unit: Unit, requisition: rules.Requisition) -> services.RequisitionOption:
+    """One unit Requisition as the player sees it: its cost now and why it can't be bought."""
+    prefetch_related_objects([unit], *card_prefetches())
+    options = services.requisition_options(unit.force, unit=unit)
+    return next(option for option in options if option.requisition == requisition)

@@ -1,0 +1,92 @@
+"""What every view shares: bound-on-POST forms, rendering with the rules' labels, and
+the one edit-details and one picture-upload flow for forces and cards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db.models import Model
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+
+from campaign.forms import add_service_errors
+from campaign.selectors import LABELS
+
+
+def posted(request: HttpRequest) -> QueryDict | None:
+    """The submitted data on POST (even when empty, so the form is bound), else None."""
+    return request.POST if request.method == "POST" else None
+
+
+def posted_value(request: HttpRequest, name: str) -> str:
+    """Which button (or choice) a POST carried; "" on GET."""
+    return request.POST.get(name, "") if request.method == "POST" else ""
+
+
+def page_number(request: HttpRequest) -> str | None:
+    """The ``?page=`` a paginated list was asked for (the paginator checks it)."""
+    return request.GET.get("page")
+
+
+def _with_labels(context: dict) -> dict:
+    return {"labels": LABELS, **context}
+
+
+def render_page(
+    request: HttpRequest, template: str, context: dict, *, status: int = 200
+) -> HttpResponse:
+    """Render a page (or a partial, ``template#name``) with the rules' names as ``labels``."""
+    return render(request, template, _with_labels(context), status=status)
+
+
+def render_part(request: HttpRequest, template: str, context: dict) -> str:
+    """One partial as a string, for responses made of several htmx regions."""
+    return render_to_string(template, _with_labels(context), request=request)
+
+
+@dataclass(frozen=True)
+class Editing:
+    """How a player edits one kind of object: the form, the service and the page."""
+
+    form_class: type[forms.BaseForm]
+    update: Callable[..., Model]
+    """The service, called as ``update(actor=..., <kind>=obj, **changed)``."""
+    kind: str
+    template: str
+
+
+def edit_details(request: HttpRequest, obj: Model, editing: Editing) -> HttpResponse:
+    """Edit the fields of ``obj`` its player may change: the form checks the input, and
+    the service saves only what changed."""
+    initial = {name: getattr(obj, name) for name in editing.form_class.base_fields}
+    form = editing.form_class(posted(request), initial=initial)
+    if request.method == "POST" and form.is_valid():
+        changed = {name: form.cleaned_data[name] for name in form.changed_data}
+        try:
+            obj = editing.update(actor=request.user, **{editing.kind: obj}, **changed)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, "Saved." if changed else "Nothing to change.")
+            return redirect(obj)
+    return render_page(request, editing.template, {"object": obj, "form": form})
+
+
+def save_picture(request: HttpRequest, form: forms.BaseForm, save: Callable, done: str) -> bool:
+    """Store a checked upload with ``save(picture=..., thumbnail=...)`` (a service) and say
+    so; False when the form or the service refused it (the error is then on the form)."""
+    if not form.is_valid():
+        return False
+    picture, thumbnail = form.processed
+    try:
+        save(picture=picture, thumbnail=thumbnail)
+    except ValidationError as error:
+        add_service_errors(form, error)
+        return False
+    messages.success(request, done)
+    return True

@@ -1,0 +1,76 @@
+"""Settling a promotion: a Battle Honour, or an Enhancement through a Requisition instead."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_http_methods
+
+from campaign import rules, selectors, services
+from campaign.access import get_promotion_for_user
+from campaign.forms import add_service_errors
+from campaign.forms.battles import (
+    CRUSADE_RELIC,
+    RENOWNED_HEROES,
+    TRAIT_CHOOSE,
+    TRAIT_ROLL,
+    WEAPON_MODIFICATION,
+    promotion_forms,
+)
+
+from ._common import posted_value, render_page
+
+SETTLE_WITH_HONOUR = {
+    TRAIT_ROLL: services.settle_with_battle_trait,
+    TRAIT_CHOOSE: services.settle_with_battle_trait,
+    WEAPON_MODIFICATION: services.settle_with_weapon_modification,
+    CRUSADE_RELIC: services.settle_with_crusade_relic,
+}
+
+
+def _settle(request: HttpRequest, page: selectors.PromotionPage, category: str, form) -> str:
+    """Settle the promotion with the reward ``category`` names; returns what happened."""
+    unit = page.unit
+    if category == RENOWNED_HEROES:
+        kwargs = form.service_kwargs()
+        services.renowned_heroes(actor=request.user, unit=unit, promotion=page.promotion, **kwargs)
+        reward = rules.PromotionReward.RENOWNED_HEROES.label
+        return f"{unit.name} gained the Enhancement {kwargs['enhancement'].strip()} ({reward})."
+    kwargs = form.service_kwargs(roll=True) if category == TRAIT_ROLL else form.service_kwargs()
+    honour = SETTLE_WITH_HONOUR[category](actor=request.user, promotion=page.promotion, **kwargs)
+    return f"{unit.name} gained {rules.HonourCategory(honour.category).label}: {honour.name}"
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def promotion_settle(request: HttpRequest, pk: int) -> HttpResponse:
+    category = posted_value(request, "category")
+    promotion, can_write = get_promotion_for_user(request.user, pk, write=request.method == "POST")
+    page = selectors.promotion_page(promotion, can_write=can_write)
+    forms = promotion_forms(page, request.POST, category=category)
+    if request.method == "POST" and category not in forms:
+        messages.error(request, "Choose how to settle the promotion.")
+        return redirect("promotion_settle", pk=promotion.pk)
+    form = forms.get(category)
+    if form is not None and form.is_valid():
+        try:
+            text = _settle(request, page, category, form)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, text)
+            return redirect(page.unit)
+    context = {
+        "page": page,
+        "promotion": promotion,
+        "unit": page.unit,
+        "trait_form": forms[TRAIT_ROLL],
+        "weapon_form": forms[WEAPON_MODIFICATION],
+        "relic_form": forms[CRUSADE_RELIC],
+        "heroes_form": forms[RENOWNED_HEROES],
+        "open": category,
+    }
+    return render_page(request, "promotions/promotion_settle.html", context)

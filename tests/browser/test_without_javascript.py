@@ -1,0 +1,45 @@
+"""Journey 4: on a phone with JavaScript off, long lists page and forms still work."""
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from campaign import rules, services
+from tests.factories import make_force, make_user
+
+# Not through the `page` fixture (JavaScript is off here), so marked by hand.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+PASSWORD = "test-pass-123"  # tests.factories.make_user
+NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def test_it_pages_through_history_and_buys_supply_without_javascript(browser: Browser, live_server):
+    player = make_user("varro")
+    force = make_force(player=player, name="The Ashen Host")
+    for i in range(60):
+        services.update_force_details(actor=player, force=force, goals=f"Goal {i}")
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 800})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label(re.compile(r"^Username\W*$")).fill("varro")
+    page.get_by_label(re.compile(r"^Password\W*$")).fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/forces/{force.pk}/history/")
+    expect(page.get_by_text("Page 1 of 2")).to_be_visible()
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+
+    page.get_by_role("link", name="Older").click()
+    expect(page.get_by_text("Page 2 of 2")).to_be_visible()
+    expect(page.get_by_text("mustered with a 1000-point Supply Limit")).to_be_visible()
+
+    label = rules.Requisition.INCREASE_SUPPLY_LIMIT.label
+    page.goto(f"{live_server.url}/forces/{force.pk}/")
+    page.get_by_role("button", name=f"Buy {label}").click()
+    expect(page.locator(".message--success")).to_contain_text("Supply Limit is now 1200")
+    expect(page.locator("#force-summary .supply-limit")).to_have_text("1200")
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    context.close()
