@@ -32,6 +32,7 @@ unit_urls = [
     path("picture/", units.unit_picture, name="unit_picture"),
     path("remove/", units.unit_remove, name="unit_remove"),
     path(REQUISITION, units.unit_requisition, name="unit_requisition"),
+    path("reward/", promotions.unit_reward, name="unit_reward"),
 ]
 
 urlpatterns = [

@@ -118,9 +118,19 @@ class MusterForm(forms.Form):
         self.fields["warlord"].queryset = Unit.objects.filter(pk__in=pks, is_character=True)
         self.fields["warlord"].label_from_instance = lambda u: u.name
         transports = [u for u in units if u.is_dedicated_transport]
+        leaders = [u for u in units if u.is_character]
         self.attach_fields: dict[int, str] = {}
         self.embark_fields: dict[int, str] = {}
+        self.rule_fields: dict[int, str] = {}
         for unit in units:
+            if len(leaders) > 1 and not unit.is_character:
+                self.rule_fields[unit.pk] = name = f"second_leader_{unit.pk}"
+                self.fields[name] = forms.CharField(
+                    label=f"Rule that lets {unit.name} take a second Leader",
+                    max_length=255,
+                    required=False,
+                    help_text="Only if two Leaders join it: the datasheet rule that allows it.",
+                )
             if unit.is_character:
                 bodyguards = [o for o in units if o.pk != unit.pk and not o.is_character]
                 self.attach_fields[unit.pk] = name = f"attach_{unit.pk}"
@@ -150,6 +160,7 @@ class MusterForm(forms.Form):
                 "pending": page.pending.get(unit.pk),
                 "attach": self._bound(self.attach_fields, unit),
                 "embark": self._bound(self.embark_fields, unit),
+                "second_leader": self._bound(self.rule_fields, unit),
             }
             for unit in self.unit_list
         ]
@@ -172,12 +183,18 @@ class MusterForm(forms.Form):
             for unit, name in self.embark_fields.items()
             if unit in chosen_pks and data.get(name)
         }
+        rules_named = {
+            unit: data[name].strip()
+            for unit, name in self.rule_fields.items()
+            if unit in chosen_pks and (data.get(name) or "").strip()
+        }
         return {
             "faction": data.get("faction") or "",
             "units": chosen,
             "warlord": data.get("warlord"),
             "attachments": attachments,
             "embarked": embarked,
+            "second_leader_rules": rules_named,
         }
 
     def clean(self) -> dict:
@@ -535,3 +552,30 @@ def promotion_forms(page, data=None, *, category: str = "") -> dict[str, forms.F
         ),
         RENOWNED_HEROES: RenownedHeroesForm(bound(RENOWNED_HEROES), prefix="heroes"),
     }
+
+
+BATTLE_SCAR = rules.OutOfAction.BATTLE_SCAR.value
+
+
+class MissionReasonForm(forms.Form):
+    """Which mission or Agenda gave the reward: history keeps it."""
+
+    reason = forms.CharField(
+        max_length=255,
+        label="Mission or Agenda",
+        help_text="Kept with the reward in the card's history, e.g. 'Agenda: Cull the Horde'.",
+    )
+
+
+def reward_forms(page, data=None, *, category: str = "") -> dict[str, forms.Form]:
+    """The mission reward page's forms: the honours of a promotion, and a Battle Scar."""
+    honours = promotion_forms(page, data, category=category)
+    del honours[RENOWNED_HEROES]
+    held = {scar.name for scar in page.scars}
+    scar = BattleScarForm(
+        data if category == BATTLE_SCAR else None,
+        prefix="scar",
+        held=held,
+        custom=page.custom_scars,
+    )
+    return {**honours, BATTLE_SCAR: scar}

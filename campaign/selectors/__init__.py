@@ -39,7 +39,7 @@ from .forces import (
 from .labels import LABELS, Labels, keyword_labels
 from .out_of_action import OutOfActionPage, out_of_action_page
 from .paging import paginate
-from .promotions import PromotionPage, promotion_page
+from .promotions import PromotionPage, RewardPage, promotion_page, reward_page
 from .units import CardPage, HonourRow, card_page, requisition_option
 
 __all__ = [
@@ -59,6 +59,7 @@ __all__ = [
     "OutOfActionPage",
     "PendingLink",
     "PromotionPage",
+    "RewardPage",
     "RecordPage",
     "Standing",
     "SupplyStatus",
@@ -77,6 +78,7 @@ __all__ = [
     "paginate",
     "pending_links",
     "promotion_page",
+    "reward_page",
     "rank_standings",
     "record_page",
     "requisition_option",

@@ -191,6 +191,8 @@ def _muster_initial(participant: BattleParticipant) -> dict:
                 initial[f"attach_{entry.unit_id}"] = entry.attached_to.unit_id
             if entry.embarked_in_id:
                 initial[f"embark_{entry.unit_id}"] = entry.embarked_in.unit_id
+            if entry.second_leader_rule:
+                initial[f"second_leader_{entry.unit_id}"] = entry.second_leader_rule
     return initial
 
 

@@ -68,3 +68,49 @@ def promotion_page(promotion: Promotion, *, can_write: bool = False) -> Promotio
             o for o in options if o.requisition is rules.Requisition.RENOWNED_HEROES
         ),
     )
+
+
+@dataclass(frozen=True)
+class RewardPage:
+    """A mission's or Agenda's reward outside a promotion: the honours the unit may take
+    (as on the promotion page) and the scars that may be inflicted on it."""
+
+    unit: Unit
+    can_write: bool
+    facts: rules.UnitFacts
+    honours: list[BattleHonour]
+    scars: list[BattleScar]
+    custom_traits: list[CustomContent]
+    trait_choices: dict[str, list[tuple[str, str]]]
+    custom_relics: list[CustomContent]
+    relic_choices: list[tuple[str, str]]
+    custom_scars: list[CustomContent]
+
+    @property
+    def trait_table(self) -> str:
+        tables = rules.fitting_trait_tables(self.unit.keywords)
+        return tables[0] if tables else ""
+
+    @property
+    def scar_room(self) -> bool:
+        """Whether the unit can bear another Battle Scar."""
+        return len(self.scars) < rules.MAX_BATTLE_SCARS
+
+
+def reward_page(unit: Unit, *, can_write: bool = False) -> RewardPage:
+    """``unit`` comes from the access helper, with its force loaded."""
+    prefetch_related_objects([unit], *card_prefetches())
+    traits = services.campaign_content(unit, CustomContent.Kind.BATTLE_TRAIT)
+    relics = services.campaign_content(unit, CustomContent.Kind.CRUSADE_RELIC)
+    return RewardPage(
+        unit=unit,
+        can_write=can_write,
+        facts=unit.facts(pending_promotions=0),
+        honours=unit.active_honours(),
+        scars=unit.active_scars(),
+        custom_traits=traits,
+        trait_choices=services.battle_trait_choices(unit, traits),
+        custom_relics=relics,
+        relic_choices=services.crusade_relic_choices(unit, relics),
+        custom_scars=services.campaign_content(unit, CustomContent.Kind.BATTLE_SCAR),
+    )

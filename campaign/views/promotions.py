@@ -1,4 +1,5 @@
-"""Settling a promotion: a Battle Honour, or an Enhancement through a Requisition instead."""
+"""Battle Honours: settling a promotion (or taking an Enhancement instead), and the
+honour or scar a mission or Agenda gives outside a promotion."""
 
 from __future__ import annotations
 
@@ -10,15 +11,18 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
 from campaign import rules, selectors, services
-from campaign.access import get_promotion_for_user
+from campaign.access import get_promotion_for_user, get_unit_for_user
 from campaign.forms import add_service_errors
 from campaign.forms.battles import (
+    BATTLE_SCAR,
     CRUSADE_RELIC,
     RENOWNED_HEROES,
     TRAIT_CHOOSE,
     TRAIT_ROLL,
     WEAPON_MODIFICATION,
+    MissionReasonForm,
     promotion_forms,
+    reward_forms,
 )
 
 from ._common import posted_value, render_page
@@ -74,3 +78,50 @@ def promotion_settle(request: HttpRequest, pk: int) -> HttpResponse:
         "open": category,
     }
     return render_page(request, "promotions/promotion_settle.html", context)
+
+
+def _reward(request: HttpRequest, unit, category: str, form, reason: str) -> str:
+    """Give ``unit`` the mission's reward ``category`` names; returns what happened."""
+    if category == BATTLE_SCAR:
+        scar = services.inflict_battle_scar(
+            actor=request.user, unit=unit, reason=reason, **form.service_kwargs()
+        )
+        return f"{unit.name} bears the Battle Scar {scar.name}."
+    kwargs = form.service_kwargs(roll=True) if category == TRAIT_ROLL else form.service_kwargs()
+    honour = SETTLE_WITH_HONOUR[category](actor=request.user, unit=unit, reason=reason, **kwargs)
+    return f"{unit.name} gained {rules.HonourCategory(honour.category).label}: {honour.name}"
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def unit_reward(request: HttpRequest, pk: int) -> HttpResponse:
+    """A Battle Honour or Battle Scar a mission or Agenda gives, with its reason."""
+    category = posted_value(request, "category")
+    unit, can_write = get_unit_for_user(request.user, pk, write=request.method == "POST")
+    page = selectors.reward_page(unit, can_write=can_write)
+    forms = reward_forms(page, request.POST, category=category)
+    reason = MissionReasonForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and category not in forms:
+        messages.error(request, "Choose the reward to record.")
+        return redirect("unit_reward", pk=unit.pk)
+    form = forms.get(category)
+    if form is not None and reason.is_valid() & form.is_valid():
+        try:
+            text = _reward(request, unit, category, form, reason.cleaned_data["reason"])
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, text)
+            return redirect(unit)
+    context = {
+        "page": page,
+        "unit": unit,
+        "reason_form": reason,
+        "trait_form": forms[TRAIT_ROLL],
+        "weapon_form": forms[WEAPON_MODIFICATION],
+        "relic_form": forms[CRUSADE_RELIC],
+        "scar_form": forms[BATTLE_SCAR],
+        "open": category,
+    }
+    status = 400 if form is not None and form.is_bound else 200
+    return render_page(request, "units/reward.html", context, status=status)

@@ -49,6 +49,8 @@ EXPECTED = {
     "unit_picture": POST_ONLY,
     "unit_remove": WRITE,
     "unit_requisition": WRITE,
+    # Other members may look at what a mission could give; only the owner records it.
+    "unit_reward": READ,
     "battle_create": SIGNED_IN,
     "battle_detail": READ,
     # The member is the owner's opponent here: either player may record the battle.
@@ -135,6 +137,7 @@ def world():
             "unit_picture": {"pk": squad.pk},
             "unit_remove": {"pk": squad.pk},
             "unit_requisition": {"pk": squad.pk, "requisition": "fresh_recruits"},
+            "unit_reward": {"pk": squad.pk},
             "battle_detail": {"pk": battle.pk},
             "battle_record": {"pk": battle.pk},
             "army_muster": {"pk": BattleParticipant.objects.get(battle=battle, force=force).pk},
@@ -175,6 +178,7 @@ def test_it_answers_each_role_as_the_access_table_says(client, world, name):
         "unit_edit",
         "unit_remove",
         "unit_requisition",
+        "unit_reward",
         "out_of_action",
         "promotion_settle",
         "force_requisition",
