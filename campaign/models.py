@@ -192,12 +192,6 @@ class CustomContent(models.Model):
         return self.retired_at is not None
 
 
-class ForceQuerySet(models.QuerySet):
-    def with_supply_used(self) -> ForceQuerySet:
-        """Kept while callers move over: Supply Used is now a stored total on the force."""
-        return self
-
-
 class CrusadeForce(Named):
     """An Order of Battle: a player's Crusade force."""
 
@@ -232,8 +226,6 @@ class CrusadeForce(Named):
     )
     crusade_points = models.IntegerField(default=0, editable=False)
     unit_count = models.PositiveIntegerField("units", default=0, editable=False)
-
-    objects = ForceQuerySet.as_manager()
 
     TOTAL_FIELDS = ("supply_used", "crusade_points", "unit_count")
 

@@ -21,7 +21,6 @@ from .campaigns import (
     Standing,
     campaign_overview,
     invitation,
-    rank_standings,
 )
 from .dashboard import Dashboard, dashboard
 from .forces import (
@@ -34,7 +33,6 @@ from .forces import (
     force_history,
     order_of_battle,
     supply_status,
-    with_supply_used,
 )
 from .labels import LABELS, Labels, keyword_labels
 from .out_of_action import OutOfActionPage, out_of_action_page
@@ -79,9 +77,7 @@ __all__ = [
     "pending_links",
     "promotion_page",
     "reward_page",
-    "rank_standings",
     "record_page",
     "requisition_option",
     "supply_status",
-    "with_supply_used",
 ]

@@ -8,15 +8,7 @@ from django.core.paginator import Page
 from django.db.models import Prefetch
 
 from campaign import rules
-from campaign.models import (
-    Battle,
-    BattleParticipant,
-    Campaign,
-    CrusadeForce,
-    Membership,
-    Unit,
-    card_prefetches,
-)
+from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, Membership
 
 from .paging import paginate
 
@@ -36,15 +28,6 @@ class Standing:
     @property
     def victories(self) -> int:
         return self.force.victories
-
-
-def rank_standings(standings: list[Standing]) -> list[Standing]:
-    """Order standings as the rules' ``STANDINGS_ORDER`` says ("-field" is descending)."""
-    ranked = list(standings)
-    for key in reversed(rules.STANDINGS_ORDER):
-        name = key.removeprefix("-")
-        ranked.sort(key=lambda s, name=name: getattr(s, name), reverse=key.startswith("-"))
-    return ranked
 
 
 @dataclass(frozen=True)
@@ -73,25 +56,10 @@ def campaign_overview(
 ) -> CampaignOverview:
     """Members, standings and a page of battles in a fixed number of queries."""
     members = list(campaign.memberships.select_related("user").order_by("role", "user__username"))
-    forces = (
-        campaign.forces.with_supply_used()
-        .select_related("player")
-        .prefetch_related(
-            Prefetch(
-                "units",
-                queryset=Unit.objects.active().prefetch_related(*card_prefetches()),
-                to_attr="active_units",
-            )
-        )
-    )
-    standings = [
-        Standing(
-            force=force,
-            crusade_points=sum(u.crusade_points for u in force.active_units),
-            units=len(force.active_units),
-        )
-        for force in forces
-    ]
+    # The forces' stored totals, ranked by the database as the rules order standings: the
+    # page reads one row per force, whatever the number of units or battles.
+    forces = campaign.forces.select_related("player").order_by(*rules.STANDINGS_ORDER)
+    standings = [Standing(force, force.crusade_points, force.unit_count) for force in forces]
     battles = (
         campaign.battles.exclude(status=Battle.Status.VOIDED)
         .prefetch_related(
@@ -103,7 +71,7 @@ def campaign_overview(
         campaign=campaign,
         can_write=can_write,
         members=members,
-        standings=rank_standings(standings),
+        standings=standings,
         battles=paginate(battles, page, per_page=per_page),
     )
 

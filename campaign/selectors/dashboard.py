@@ -33,10 +33,7 @@ class Dashboard:
 def dashboard(user) -> Dashboard:
     """Everything a player sees first, in a fixed number of queries."""
     forces = list(
-        CrusadeForce.objects.with_supply_used()
-        .filter(player=user)
-        .select_related("campaign")
-        .order_by("name")
+        CrusadeForce.objects.filter(player=user).select_related("campaign").order_by("name")
     )
     memberships = list(
         Membership.objects.filter(user=user)

@@ -70,11 +70,7 @@ class OrderOfBattle:
 
 def order_of_battle(force: CrusadeForce, *, can_write: bool = False) -> OrderOfBattle:
     """The Order of Battle page's data in seven queries, whatever the force's size."""
-    force = (
-        CrusadeForce.objects.with_supply_used()
-        .select_related("player", "campaign")
-        .get(pk=force.pk)
-    )
+    force = CrusadeForce.objects.select_related("player", "campaign").get(pk=force.pk)
     units = list(force.units.with_card_details().order_by("name"))
     tests: dict[int, list[OutOfActionTest]] = {}
     for test in OutOfActionTest.objects.open().filter(unit__force=force):
@@ -157,8 +153,3 @@ def supply_status(force: CrusadeForce, points: int | None, *, counts: bool) -> S
             False, f"Too many: {after - limit} over your {limit}-point Supply Limit. {refusal}"
         )
     return SupplyStatus(True, f"Fits: {after} of {limit} used after adding.")
-
-
-def with_supply_used(force: CrusadeForce) -> CrusadeForce:
-    """The force again, with Supply Used counted in the same query."""
-    return CrusadeForce.objects.with_supply_used().select_related("player").get(pk=force.pk)

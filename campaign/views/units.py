@@ -61,7 +61,7 @@ def unit_create(request: HttpRequest, pk: int) -> HttpResponse:
             if "add_another" in request.POST:
                 return redirect("unit_create", pk=force.pk)
             return redirect(force)
-    context = {"force": selectors.with_supply_used(force), "form": form, "supply": None}
+    context = {"force": force, "form": form, "supply": None}
     return render_page(request, "units/create.html", context)
 
 

@@ -55,19 +55,22 @@ def test_it_shows_standings_with_wins_and_crusade_points(client):
     assert winner.name in response.content.decode()
 
 
-def test_it_ranks_standings_as_the_rules_order_them():
+def test_it_ranks_standings_as_the_rules_order_them(client):
+    """Standings: most victories first, then most Crusade points, then by name."""
     from campaign import rules
-    from campaign.selectors import Standing, rank_standings
 
-    def standing(name, victories, points):
-        return Standing(
-            force=CrusadeForce(name=name, victories=victories), crusade_points=points, units=0
+    campaign = make_campaign()
+    forces = {name: make_force(campaign=campaign, name=name) for name in "ABCD"}
+    for name, victories, points in [("A", 1, 5), ("B", 1, 5), ("C", 2, 0), ("D", 1, 9)]:
+        CrusadeForce.objects.filter(pk=forces[name].pk).update(
+            battle_tally=2, victories=victories, crusade_points=points
         )
+    client.force_login(forces["A"].player)
 
-    table = [standing("B", 1, 5), standing("A", 1, 5), standing("C", 2, 0), standing("D", 1, 9)]
+    standings = client.get(reverse("campaign_detail", args=[campaign.pk])).context["overview"]
 
     assert rules.STANDINGS_ORDER == ("-victories", "-crusade_points", "name")
-    assert [s.name for s in rank_standings(table)] == ["C", "D", "A", "B"]
+    assert [s.force.name for s in standings.standings] == ["C", "D", "A", "B"]
 
 
 def test_it_lists_the_battles_a_page_at_a_time(client):
