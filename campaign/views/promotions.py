@@ -48,6 +48,31 @@ def _settle(request: HttpRequest, page: selectors.PromotionPage, category: str, 
     return f"{unit.name} gained {rules.HonourCategory(honour.category).label}: {honour.name}"
 
 
+def _give(request: HttpRequest, forms: dict, category: str, give, *, ready: bool = True):
+    """Validate the form of the reward ``category`` names and give it with ``give(form)``:
+    the redirect to the card when given, else None (the page shows the form's errors)."""
+    form = forms.get(category)
+    if form is not None and form.is_valid() and ready:
+        try:
+            unit, text = give(form)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, text)
+            return redirect(unit)
+    return None
+
+
+def _honour_forms(forms: dict, category: str) -> dict:
+    """The template's names for the honour forms, and which one to show open."""
+    return {
+        "trait_form": forms[TRAIT_ROLL],
+        "weapon_form": forms[WEAPON_MODIFICATION],
+        "relic_form": forms[CRUSADE_RELIC],
+        "open": category,
+    }
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def promotion_settle(request: HttpRequest, pk: int) -> HttpResponse:
@@ -58,26 +83,17 @@ def promotion_settle(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and category not in forms:
         messages.error(request, "Choose how to settle the promotion.")
         return redirect("promotion_settle", pk=promotion.pk)
-    form = forms.get(category)
-    if form is not None and form.is_valid():
-        try:
-            text = _settle(request, page, category, form)
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(request, text)
-            return redirect(page.unit)
+    given = _give(
+        request, forms, category, lambda form: (page.unit, _settle(request, page, category, form))
+    )
     context = {
         "page": page,
         "promotion": promotion,
         "unit": page.unit,
-        "trait_form": forms[TRAIT_ROLL],
-        "weapon_form": forms[WEAPON_MODIFICATION],
-        "relic_form": forms[CRUSADE_RELIC],
         "heroes_form": forms[RENOWNED_HEROES],
-        "open": category,
+        **_honour_forms(forms, category),
     }
-    return render_page(request, "promotions/promotion_settle.html", context)
+    return given or render_page(request, "promotions/promotion_settle.html", context)
 
 
 def _reward(request: HttpRequest, unit, category: str, form, reason: str) -> str:
@@ -104,24 +120,20 @@ def unit_reward(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and category not in forms:
         messages.error(request, "Choose the reward to record.")
         return redirect("unit_reward", pk=unit.pk)
-    form = forms.get(category)
-    if form is not None and reason.is_valid() & form.is_valid():
-        try:
-            text = _reward(request, unit, category, form, reason.cleaned_data["reason"])
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(request, text)
-            return redirect(unit)
+    why = reason.is_valid()
+    given = _give(
+        request,
+        forms,
+        category,
+        lambda form: (unit, _reward(request, unit, category, form, reason.cleaned_data["reason"])),
+        ready=why,
+    )
     context = {
         "page": page,
         "unit": unit,
         "reason_form": reason,
-        "trait_form": forms[TRAIT_ROLL],
-        "weapon_form": forms[WEAPON_MODIFICATION],
-        "relic_form": forms[CRUSADE_RELIC],
         "scar_form": forms[BATTLE_SCAR],
-        "open": category,
+        **_honour_forms(forms, category),
     }
-    status = 400 if form is not None and form.is_bound else 200
-    return render_page(request, "units/reward.html", context, status=status)
+    status = 400 if category in forms and forms[category].is_bound else 200
+    return given or render_page(request, "units/reward.html", context, status=status)

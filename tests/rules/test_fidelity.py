@@ -89,41 +89,36 @@ def test_it_refuses_to_modify_a_modified_relic_or_enhancement_weapon(weapon, all
     assert (refusal is None) is allowed
 
 
-def test_it_asks_for_the_datasheet_maximum_and_more_points_for_fresh_recruits():
-    """R6.6: up to the datasheet maximum, and the points are recalculated."""
+@pytest.mark.parametrize(
+    ("most", "added", "new_points", "refused"),
+    [
+        (None, 95, 90, {"max_model_count", "points"}),
+        (10, 6, 180, {"models_added"}),
+        (10, 5, 180, set()),
+        (10, 5, 90, {"points"}),
+    ],
+    ids=["no-maximum-same-points", "past-the-maximum", "up-to-the-maximum", "same-points"],
+)
+def test_it_asks_for_the_datasheet_maximum_and_more_points_for_fresh_recruits(
+    most, added, new_points, refused
+):
+    """R6.6: models up to the datasheet maximum (asked for when the card lacks it), and
+    the points recalculated: with 5 of at most 10 models, at most 5 can join."""
     refusals = fresh_recruits_refusals(
         name="Squad Dorn",
         model_count=5,
-        models_added=95,
-        max_model_count=None,
+        models_added=added,
+        max_model_count=most,
         points=90,
-        new_points=90,
+        new_points=new_points,
     )
-    assert set(refusals) == {"max_model_count", "points"}
-    assert "90 points now" in refusals["points"]
-
-
-def test_it_refuses_fresh_recruits_beyond_the_datasheet_maximum():
-    """R6.6: with a maximum of 10 and 5 models, at most 5 can join."""
-    refusals = fresh_recruits_refusals(
-        name="Squad Dorn",
-        model_count=5,
-        models_added=6,
-        max_model_count=10,
-        points=90,
-        new_points=180,
-    )
-    assert refusals == {
-        "models_added": "Squad Dorn can have at most 10 models; it has 5, so at most 5 can join."
-    }
-    assert not fresh_recruits_refusals(
-        name="Squad Dorn",
-        model_count=5,
-        models_added=5,
-        max_model_count=10,
-        points=90,
-        new_points=180,
-    )
+    assert set(refusals) == refused
+    if "models_added" in refused:
+        assert refusals["models_added"] == (
+            "Squad Dorn can have at most 10 models; it has 5, so at most 5 can join."
+        )
+    if "points" in refused:
+        assert "90 points now" in refusals["points"]
 
 
 def muster_unit(key, **fields):

@@ -213,17 +213,18 @@ def grant_relic_for(promotion, relic):
 # --- R3.4: a mission's or Agenda's honour or scar -------------------------------------------
 
 
+def mission_trait(unit, trait: str, *, reason: str = "Agenda"):
+    """A Battle Trait from the Infantry table given by a mission, as its player records it."""
+    return services.settle_with_battle_trait(
+        actor=unit.force.player, unit=unit, reason=reason, table="Infantry", trait=trait
+    )
+
+
 def test_it_records_a_battle_honour_a_mission_awards_with_its_reason():
     """R3.4: a Battle Honour outside a promotion, with its reason."""
     squad = krieg_squad(krieg_force())
 
-    honour = services.settle_with_battle_trait(
-        actor=squad.force.player,
-        unit=squad,
-        reason="Mission: Hold the Line",
-        table="Infantry",
-        trait="Headhunters",
-    )
+    honour = mission_trait(squad, "Headhunters", reason="Mission: Hold the Line")
 
     assert honour.promotion is None
     assert reload(squad).crusade_points == 1
@@ -236,31 +237,17 @@ def test_it_needs_a_reason_for_a_missions_honour():
     squad = krieg_squad(krieg_force())
 
     with refused(containing=["Say which mission or Agenda awarded it"]):
-        services.settle_with_battle_trait(
-            actor=squad.force.player,
-            unit=squad,
-            reason=" ",
-            table="Infantry",
-            trait="Headhunters",
-        )
+        mission_trait(squad, "Headhunters", reason=" ")
 
 
 def test_it_keeps_a_missions_honour_within_the_honour_limit():
     """R3.4 / R4.3: within the caps: at the limit, one honour must be replaced."""
     squad = krieg_squad(krieg_force())
     for trait in ("Headhunters", "Obdurate Obedience", "Resolute Veterans"):
-        services.settle_with_battle_trait(
-            actor=squad.force.player, unit=squad, reason="Agenda", table="Infantry", trait=trait
-        )
+        mission_trait(squad, trait)
 
     with refused(containing=["already has 3 Battle Honours"]):
-        services.settle_with_battle_trait(
-            actor=squad.force.player,
-            unit=squad,
-            reason="Agenda",
-            table="Infantry",
-            trait="Vanguard Espionage",
-        )
+        mission_trait(squad, "Vanguard Espionage")
 
 
 def test_it_inflicts_a_battle_scar_a_mission_gives_with_its_reason():

@@ -113,25 +113,15 @@ def test_it_counts_enhancements_left_out_of_old_cards_and_turns_tables_into_keyw
         rp_cap=10,
         supply_used=145,
     )
-    Unit = old.get_model("campaign", "Unit")
-    lord = Unit.objects.create(
-        force=force,
-        name="Ragnar",
-        datasheet="Wolf Lord",
-        points=125,
-        faction_keywords="Imperium",
-        enhancement="Fury of the Storm",
-        enhancement_points=20,
-        trait_table="Character",
-        is_character=True,
+    cards = old.get_model("campaign", "Unit").objects
+    lord = cards.create(
+        **{"force": force, "name": "Ragnar", "datasheet": "Wolf Lord", "points": 125},
+        **{"enhancement": "Fury of the Storm", "enhancement_points": 20, "is_character": True},
+        **{"trait_table": "Character", "faction_keywords": "Imperium"},
     )
-    pack = Unit.objects.create(
-        force=force,
-        name="Shadow Pack",
-        datasheet="Infiltrators",
-        points=20,
-        faction_keywords="Imperium",
-        trait_table="Infantry",
+    pack = cards.create(
+        **{"force": force, "name": "Shadow Pack", "datasheet": "Infiltrators", "points": 20},
+        **{"trait_table": "Infantry", "faction_keywords": "Imperium"},
     )
 
     executor = MigrationExecutor(connection)

@@ -24,24 +24,6 @@ def test_it_offers_the_reward_page_from_the_card(client, owner, unit):
     assert "Mission or Agenda" in page.content.decode()
 
 
-def test_it_records_a_battle_trait_a_mission_awards_with_its_reason(client, owner, unit):
-    """R3.4: a Battle Honour outside a promotion, recorded with its reason."""
-    client.force_login(owner)
-
-    response = reward(
-        client,
-        unit,
-        "trait_choose",
-        reason="Mission: Hold the Line",
-        **{"trait-table": "Infantry", "trait-trait": "Infantry::Headhunters"},
-    )
-
-    assert response.status_code == 302
-    honour = BattleHonour.objects.get(unit=unit)
-    assert (honour.name, honour.promotion) == ("Headhunters", None)
-    assert HistoryEntry.objects.get(action="honour_gained").reason == "Mission: Hold the Line"
-
-
 def test_it_records_a_battle_scar_a_mission_inflicts(client, owner, unit):
     """R3.4: a Battle Scar outside an Out of Action test, with its reason."""
     client.force_login(owner)
@@ -66,17 +48,28 @@ def test_it_asks_for_the_mission_next_to_its_field_and_changes_nothing(client, o
     assert not BattleScar.objects.exists()
 
 
-def test_it_refuses_a_trait_from_a_table_that_does_not_fit(client, owner, unit):
-    """R4.4: an INFANTRY unit can't take a VEHICLE trait, from a mission either."""
+@pytest.mark.parametrize(
+    ("table", "trait", "given"),
+    [("Infantry", "Headhunters", True), ("Vehicle", "Blessed Hull", False)],
+    ids=["a-table-that-fits", "a-table-that-does-not"],
+)
+def test_it_records_a_battle_trait_a_mission_awards_from_a_table_that_fits(
+    client, owner, unit, table, trait, given
+):
+    """R3.4: a Battle Honour outside a promotion, recorded with its reason; R4.4: from a
+    table that fits the unit (an INFANTRY unit can't take a VEHICLE trait)."""
     client.force_login(owner)
 
     response = reward(
         client,
         unit,
         "trait_choose",
-        reason="Mission",
-        **{"trait-table": "Vehicle", "trait-trait": "Vehicle::Blessed Hull"},
+        reason="Mission: Hold the Line",
+        **{"trait-table": table, "trait-trait": f"{table}::{trait}"},
     )
 
-    assert response.status_code == 400
-    assert not BattleHonour.objects.exists()
+    assert response.status_code == (302 if given else 400)
+    honours = list(BattleHonour.objects.filter(unit=unit).values_list("name", "promotion"))
+    assert honours == ([(trait, None)] if given else [])
+    if given:
+        assert HistoryEntry.objects.get(action="honour_gained").reason == "Mission: Hold the Line"
