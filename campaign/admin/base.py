@@ -8,6 +8,7 @@ service runs once per save.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -222,8 +223,17 @@ class ReasonStep:
     title: str
     button: str
     done: str
-    service: Callable[..., Any]
     initial_reason: str = ""
+    service: Callable[..., Any] | None = None
+    argument: str = ""
+    """The name the service gives the object (``battle``, ``unit`` ...)."""
+
+    def of(self, service: Callable[..., Any], argument: str) -> ReasonStep:
+        """This step, calling ``service(actor=..., reason=..., <argument>=obj)``."""
+        return dataclasses.replace(self, service=service, argument=argument)
+
+    def apply(self, *, actor, obj: Model, reason: str) -> Any:
+        return self.service(actor=actor, reason=reason, **{self.argument: obj})
 
 
 def run_reason_step(
@@ -246,7 +256,7 @@ def run_reason_step(
             done = 0
             for obj in objects:
                 try:
-                    step.service(actor=request.user, obj=obj, reason=form.cleaned_data["reason"])
+                    step.apply(actor=request.user, obj=obj, reason=form.cleaned_data["reason"])
                 except ValidationError as error:
                     model_admin.message_user(
                         request, f"{obj}: {' '.join(error.messages)}", messages.ERROR

@@ -14,13 +14,8 @@ from .base import ObjectToolMixin, ReadOnlyAdmin, ReasonStep, reason_action
 from .scope import ReadOnlyInline, campaign_filter, can_organise
 
 VOID_BATTLE = ReasonStep(
-    title="Void battles",
-    button="Void this battle",
-    done="Voided {count} battle(s); their results are undone.",
-    service=lambda *, actor, obj, reason: services.void_battle(
-        actor=actor, battle=obj, reason=reason
-    ),
-)
+    "Void battles", "Void this battle", "Voided {count} battle(s); their results are undone."
+).of(services.void_battle, "battle")
 
 
 class ParticipantInline(ReadOnlyInline):

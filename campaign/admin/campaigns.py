@@ -279,14 +279,8 @@ class MembershipAdmin(OrganiserScope, ServiceAdmin):
 
 
 RETIRE_CONTENT = ReasonStep(
-    title="Retire custom content",
-    button="Retire",
-    done="Retired {count} item(s): players are no longer offered them.",
-    service=lambda *, actor, obj, reason: services.retire_custom_content(
-        actor=actor, content=obj, reason=reason
-    ),
-    initial_reason="No longer used in this campaign",
-)
+    "Retire custom content", "Retire", "Retired {count} item(s): no longer offered to players."
+).of(services.retire_custom_content, "content")
 
 
 @admin.register(CustomContent)

@@ -49,44 +49,42 @@ class CorrectionForm(ServiceForm):
 
     reason = reason_field("Reason for correction", CORRECTION_HELP)
     editable_fields: tuple[str, ...] = ()
-    argument = ""
-    """The name the services give the object: ``force`` or ``unit``."""
+    service_calls: tuple[Any, Any, str] = (None, None, "")
+    """The correction service, the edit service and the name they give the object."""
 
-    @staticmethod
-    def correct(**kwargs: Any) -> Any:
-        raise NotImplementedError
-
-    @staticmethod
-    def edit(**kwargs: Any) -> Any:
-        raise NotImplementedError
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _at_least_one_model(self)
 
     def apply(self):
         obj = self.instance
-        key = self.argument
+        correct, edit, key = self.service_calls
         corrections = self.changed(self.tracked_fields)
         if corrections:
-            obj = self.correct(
-                actor=self.actor,
-                reason=self.cleaned_data.get("reason", ""),
-                **{key: obj},
-                **corrections,
-            )
+            reason = self.cleaned_data.get("reason", "")
+            obj = correct(actor=self.actor, reason=reason, **{key: obj}, **corrections)
         details = self.changed(self.editable_fields)
         if details:
-            obj = self.edit(actor=self.actor, **{key: obj}, **details)
+            obj = edit(actor=self.actor, **{key: obj}, **details)
         return obj
 
 
-class ForceChangeForm(CorrectionForm):
-    tracked_fields = CrusadeForce.TRACKED_FIELDS
-    editable_fields = CrusadeForce.NARRATIVE_FIELDS
-    argument = "force"
-    correct = staticmethod(services.correct_force)
-    edit = staticmethod(services.update_force_details)
+def correction_form(model, tracked, editable, *services_and_name) -> type[CorrectionForm]:
+    """The change form of ``model``: ``tracked`` fields corrected, ``editable`` ones edited."""
+    meta = type("Meta", (), {"model": model, "fields": editable})
+    attrs = {"Meta": meta, "tracked_fields": tracked, "editable_fields": editable}
+    attrs |= {"service_calls": services_and_name, "__module__": __name__}
+    return type(f"{model.__name__}ChangeForm", (CorrectionForm,), attrs)
 
-    class Meta:
-        model = CrusadeForce
-        fields = CrusadeForce.NARRATIVE_FIELDS
+
+ForceChangeForm = correction_form(
+    CrusadeForce,
+    CrusadeForce.TRACKED_FIELDS,
+    CrusadeForce.NARRATIVE_FIELDS,
+    services.correct_force,
+    services.update_force_details,
+    "force",
+)
 
 
 def _at_least_one_model(form) -> None:
@@ -112,20 +110,14 @@ class UnitAddForm(ServiceForm):
         return services.add_unit(actor=self.actor, force=force, unit=services.NewUnit(**data))
 
 
-class UnitChangeForm(CorrectionForm):
-    tracked_fields = CARD_FIELDS.tracked
-    editable_fields = CARD_FIELDS.player
-    argument = "unit"
-    correct = staticmethod(services.correct_unit)
-    edit = staticmethod(services.update_unit_details)
-
-    class Meta:
-        model = Unit
-        fields = CARD_FIELDS.player
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        _at_least_one_model(self)
+UnitChangeForm = correction_form(
+    Unit,
+    CARD_FIELDS.tracked,
+    CARD_FIELDS.player,
+    services.correct_unit,
+    services.update_unit_details,
+    "unit",
+)
 
 
 class RankFilter(admin.SimpleListFilter):
@@ -297,15 +289,10 @@ UNIT_TRACKED_FIELDSETS = [
     ("Keywords (organiser corrections)", {"fields": KEYWORD_FIELDS}),
     ("Reason for correction", {"fields": ["reason"]}),
 ]
+REMOVED = "Remove from the Order of Battle"
 REMOVE_UNIT = ReasonStep(
-    title="Remove from the Order of Battle",
-    button="Remove from the Order of Battle",
-    done="Removed {count} unit(s) from the Order of Battle.",
-    service=lambda *, actor, obj, reason: services.remove_unit(
-        actor=actor, unit=obj, reason=reason
-    ),
-    initial_reason="Removed by organiser",
-)
+    REMOVED, REMOVED, "Removed {count} unit(s) from the Order of Battle.", "Removed by organiser"
+).of(services.remove_unit, "unit")
 
 
 @admin.register(Unit)
