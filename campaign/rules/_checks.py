@@ -8,3 +8,8 @@ def require_non_negative(**values: int) -> None:
             raise TypeError(f"{name} must be an integer, got {value!r}")
         if value < 0:
             raise ValueError(f"{name} must not be negative, got {value}")
+
+
+def require_non_negative_fields(obj: object, *names: str) -> None:
+    """`require_non_negative` for the named attributes of ``obj``."""
+    require_non_negative(**{name: getattr(obj, name) for name in names})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._checks import require_non_negative
+from ._checks import require_non_negative, require_non_negative_fields
 from .errors import RuleError
 
 
@@ -18,11 +18,8 @@ class HouseRules:
     supply_limit_increase: int = 200
 
     def __post_init__(self) -> None:
-        require_non_negative(
-            starting_supply_limit=self.starting_supply_limit,
-            starting_rp=self.starting_rp,
-            rp_cap=self.rp_cap,
-            supply_limit_increase=self.supply_limit_increase,
+        require_non_negative_fields(
+            self, "starting_supply_limit", "starting_rp", "rp_cap", "supply_limit_increase"
         )
         if self.starting_rp > self.rp_cap:
             raise ValueError("starting_rp cannot be above rp_cap")

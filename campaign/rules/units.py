@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ._checks import require_non_negative
+from ._checks import require_non_negative_fields
 from .enums import Keyword, Rank
 from .ranks import has_no_xp_keyword, rank_for_xp, xp_cap
 from .tables import (
@@ -43,12 +43,7 @@ class UnitFacts:
     pending_promotions: int = 0
 
     def __post_init__(self) -> None:
-        require_non_negative(
-            xp=self.xp,
-            points=self.points,
-            battle_honours=self.battle_honours,
-            pending_promotions=self.pending_promotions,
-        )
+        require_non_negative_fields(self, "xp", "points", "battle_honours", "pending_promotions")
         object.__setattr__(self, "keywords", _keywords(self.keywords))
         object.__setattr__(self, "battle_scars", tuple(self.battle_scars))
         faction = self.faction_keywords

@@ -615,17 +615,12 @@ def _new_scar(unit: Unit, scars, *, scar_name, custom, rng, now) -> BattleScar:
 
 
 @transaction.atomic
-def inflict_battle_scar(
-    *,
-    actor,
-    unit: Unit,
-    reason: str,
-    scar_name: str | None = None,
-    custom_scar: CustomContent | None = None,
-    rng=None,
-) -> BattleScar:
+def inflict_battle_scar(*, actor, unit: Unit, reason: str, **scar) -> BattleScar:
     """A Battle Scar a mission or Agenda inflicts outside an Out of Action test, with its
-    reason: rolled, or chosen, never one the unit has, never past the most it may bear."""
+    reason: rolled, or chosen, never one the unit has, never past the most it may bear.
+
+    ``scar`` is as for a Battle Scar after an Out of Action test: ``scar_name``, or
+    ``custom_scar``, or neither to roll (with ``rng``)."""
     reason = common.require_reason(
         reason, "Say which mission or Agenda inflicted it; the reason is kept in the history."
     )
@@ -641,7 +636,12 @@ def inflict_battle_scar(
         )
     points_before = unit.crusade_points
     scar = _new_scar(
-        unit, scars, scar_name=scar_name, custom=custom_scar, rng=rng, now=timezone.now()
+        unit,
+        scars,
+        scar_name=scar.get("scar_name"),
+        custom=scar.get("custom_scar"),
+        rng=scar.get("rng"),
+        now=timezone.now(),
     )
     unit = common.fresh_unit(unit)
     common.refresh_totals(unit.force)

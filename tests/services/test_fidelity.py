@@ -113,17 +113,22 @@ def test_it_musters_an_army_at_the_points_its_enhancements_cost():
 # --- R4.6 / R4.7: the Enhancement's weapon -------------------------------------------------
 
 
+def enhancement_weapon(hero, enhancement: str, weapon: str):
+    """Renowned Heroes for ``hero``: an Enhancement that is (or replaces) ``weapon``."""
+    return services.renowned_heroes(
+        actor=hero.force.player,
+        unit=hero,
+        enhancement=enhancement,
+        enhancement_points=10,
+        weapon=weapon,
+    )
+
+
 def test_it_refuses_a_weapon_modification_on_the_enhancement_weapon():
     """R4.6: not a relic or Enhancement weapon."""
     force = krieg_force()
     hero = commissar(force)
-    services.renowned_heroes(
-        actor=force.player,
-        unit=hero,
-        enhancement="Blade of the Siege",
-        enhancement_points=10,
-        weapon="Power sword",
-    )
+    enhancement_weapon(hero, "Blade of the Siege", "Power sword")
 
     with pytest.raises(ValidationError) as refusal:
         grant_weapon_mods(hero, "Power sword")
@@ -140,13 +145,7 @@ def test_it_loses_the_relic_and_modifications_on_the_weapon_an_enhancement_repla
     modified = grant_weapon_mods(hero, "Plasma pistol")
     kept = grant_relic(hero, "Master-crafted Armour")
 
-    services.renowned_heroes(
-        actor=force.player,
-        unit=hero,
-        enhancement="Archeotech Pistol",
-        enhancement_points=10,
-        weapon="plasma pistol",
-    )
+    enhancement_weapon(hero, "Archeotech Pistol", "plasma pistol")
 
     assert reload(modified).status == "lost"
     assert reload(kept).status == "active"

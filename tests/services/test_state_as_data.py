@@ -37,6 +37,12 @@ def test_it_builds_and_reads_back_a_custom_content_choice_key():
     assert CustomContent.pk_from_choice_key("custom-") is None
 
 
+def old_force(apps, **fields):
+    """A force as an older schema stored it: a 1000-point Supply Limit and 5 of 10RP."""
+    defaults = {"faction": "Astra Militarum", "supply_limit": 1000, "rp": 5, "rp_cap": 10}
+    return apps.get_model("campaign", "CrusadeForce").objects.create(**defaults | fields)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_it_moves_old_free_text_state_into_fields():
     """Promotions settled by an Enhancement were marked by a text prefix, and three history
@@ -46,15 +52,7 @@ def test_it_moves_old_free_text_state_into_fields():
     old = executor.loader.project_state([("campaign", "0001_initial")]).apps
     user = old.get_model("auth", "User").objects.create(username="vell")
     campaign = old.get_model("campaign", "Campaign").objects.create(name="Vraks", invite_code="x")
-    force = old.get_model("campaign", "CrusadeForce").objects.create(
-        player=user,
-        campaign=campaign,
-        name="Krieg",
-        faction="Astra",
-        supply_limit=1000,
-        rp=5,
-        rp_cap=10,
-    )
+    force = old_force(old, player=user, campaign=campaign, name="Krieg")
     unit = old.get_model("campaign", "Unit").objects.create(
         force=force, name="Vell", datasheet="Commissar", points=65, faction_keywords="Astra"
     )
@@ -104,15 +102,7 @@ def test_it_counts_enhancements_left_out_of_old_cards_and_turns_tables_into_keyw
     executor.migrate([before])
     old = executor.loader.project_state([before]).apps
     user = old.get_model("auth", "User").objects.create(username="ragnar")
-    force = old.get_model("campaign", "CrusadeForce").objects.create(
-        player=user,
-        name="Fenris",
-        faction="Space Wolves",
-        supply_limit=1000,
-        rp=5,
-        rp_cap=10,
-        supply_used=145,
-    )
+    force = old_force(old, player=user, name="Fenris", supply_used=145)
     cards = old.get_model("campaign", "Unit").objects
     lord = cards.create(
         **{"force": force, "name": "Ragnar", "datasheet": "Wolf Lord", "points": 125},
