@@ -323,14 +323,8 @@ def build_demo_campaign(users: dict) -> Campaign:
         services.join_campaign(
             actor=player, user=player, campaign=campaign, role=Membership.Role.PLAYER
         )
-        force = services.create_force(
-            actor=player,
-            player=player,
-            campaign=campaign,
-            name=name,
-            faction=faction,
-            goals=goals,
-        )
+        story = {"name": name, "faction": faction, "goals": goals}
+        force = services.create_force(actor=player, player=player, campaign=campaign, **story)
         forces[username] = force
         for card in cards:
             units[card.name] = _card(force, card)

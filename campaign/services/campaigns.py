@@ -141,12 +141,10 @@ def change_member_role(*, actor, membership: Membership, role: str) -> Membershi
         common.refuse(NEEDS_AN_ORGANISER, field="role")
     membership.role = role
     membership.save(update_fields=["role"])
+    summary = f"{membership.user.username} is now {membership.get_role_display()}"
+    changed = {"role": [before, role]}
     common.record(
-        actor,
-        HistoryAction.MEMBER_ROLE_CHANGED,
-        f"{membership.user.username} is now {membership.get_role_display()} in {campaign.name}",
-        campaign=campaign,
-        changed={"role": [before, role]},
+        actor, HistoryAction.MEMBER_ROLE_CHANGED, summary, campaign=campaign, changed=changed
     )
     return membership
 
@@ -173,25 +171,13 @@ def _check_custom(content: CustomContent) -> None:
 
 @transaction.atomic
 def add_custom_content(
-    *,
-    actor,
-    campaign: Campaign,
-    kind: str,
-    name: str,
-    effect: str = "",
-    relic_category: str = "",
-    trait_table: str = "",
+    *, actor, campaign: Campaign, kind: str, name: str, **details: str
 ) -> CustomContent:
-    """A campaign's own Battle Trait, Battle Scar or Crusade Relic."""
+    """A campaign's own Battle Trait, Battle Scar or Crusade Relic (``details``: its
+    effect, relic category or traits table)."""
+    common.only(details, CUSTOM_FIELDS)
     campaign = _lock_campaign(campaign)
-    content = CustomContent(
-        campaign=campaign,
-        kind=kind,
-        name=name,
-        effect=effect,
-        relic_category=relic_category,
-        trait_table=trait_table,
-    )
+    content = CustomContent(campaign=campaign, kind=kind, name=name, **details)
     _check_custom(content)
     content.save()
     common.record(
@@ -233,11 +219,9 @@ def retire_custom_content(*, actor, content: CustomContent, reason: str = "") ->
         common.refuse(f"{content.name} has already been retired.")
     content.retired_at = timezone.now()
     content.save(update_fields=["retired_at"])
+    summary = f"{content.get_kind_display()} {content.name} retired from {campaign.name}"
+    why = reason.strip()
     common.record(
-        actor,
-        HistoryAction.CUSTOM_CONTENT_RETIRED,
-        f"{content.get_kind_display()} {content.name} retired from {campaign.name}",
-        campaign=campaign,
-        reason=reason.strip(),
+        actor, HistoryAction.CUSTOM_CONTENT_RETIRED, summary, campaign=campaign, reason=why
     )
     return content
