@@ -15,7 +15,13 @@ FLAG_WARNINGS: dict[str, str] = {
     "dedicated_transport": "The file doesn't say which units are DEDICATED TRANSPORTS.",
 }
 
-_ROLE_SUFFIX = re.compile(r"\s*\((BATTLELINE|DEDICATED TRANSPORTS?|CHARACTER|EPIC HERO)\)$")
+MAX_UNITS = 1_000
+"""Even an Apocalypse army is a few hundred units; more is a damaged or hostile file."""
+
+MAX_ENHANCEMENTS = 4
+"""A unit has one Enhancement; a few more are kept so the player sees the file's mistake."""
+
+_ROLE_SUFFIX = re.compile(r"\((BATTLELINE|DEDICATED TRANSPORTS?|CHARACTER|EPIC HERO)\)$")
 
 
 @dataclass
@@ -25,8 +31,7 @@ class UnitDraft:
     name: str
     points: int
     datasheet: str = ""
-    enhancement: str = ""
-    enhancement_points: int | None = None
+    enhancements: list[tuple[str, int | None]] = field(default_factory=list)
     model_count: int | None = None
     """The count the file prints for the whole unit (``10x Kroot Carnivores``), if any."""
     models: list[tuple[int, str]] = field(default_factory=list)
@@ -39,7 +44,7 @@ class UnitDraft:
         match = _ROLE_SUFFIX.search(self.name)
         if match:
             role = match.group(1).rstrip("S").replace(" ", "_").lower()
-            self.name = self.name[: match.start()].strip()
+            self.name = self.name[: match.start()].rstrip()
             self.flags[role] = True
         self.datasheet = self.datasheet or self.name
 
@@ -49,20 +54,28 @@ class UnitDraft:
             return
         self.flags[flag] = value
 
+    @property
+    def enhancement(self) -> str:
+        return ", ".join(name for name, _ in self.enhancements)
+
+    @property
+    def enhancement_points(self) -> int | None:
+        """The Enhancements' cost; None unless the file gives the cost of each one."""
+        costs = [points for _, points in self.enhancements if points is not None]
+        return sum(costs) if costs and len(costs) == len(self.enhancements) else None
+
     def add_enhancement(self, name: str, points: int | None) -> None:
+        """Record an Enhancement; naming the same one twice adds its cost if it was missing."""
         name = name.strip()
         if not name:
             return
-        if self.enhancement and self.enhancement != name:
-            self.enhancement = f"{self.enhancement}, {name}"
-            if points is not None and self.enhancement_points is not None:
-                self.enhancement_points += points
-            else:
-                self.enhancement_points = None
-        else:
-            self.enhancement = name
-            if points is not None:
-                self.enhancement_points = points
+        for index, (known, cost) in enumerate(self.enhancements):
+            if known == name:
+                if cost is None:
+                    self.enhancements[index] = (name, points)
+                return
+        if len(self.enhancements) < MAX_ENHANCEMENTS:
+            self.enhancements.append((name, points))
 
     def build(self) -> RosterUnit:
         flags = {flag: self.flags.get(flag) for flag in ROLE_KEYWORDS}
@@ -77,7 +90,7 @@ class UnitDraft:
             datasheet=self.datasheet,
             points=self.points,
             enhancement=self.enhancement,
-            enhancement_points=self.enhancement_points if self.enhancement else None,
+            enhancement_points=self.enhancement_points,
             models_description=", ".join(f"{count}x {name}" for count, name in described),
             models=self.model_count or models or 1,
             wargear=", ".join(self.wargear),
@@ -99,6 +112,13 @@ class RosterDraft:
     stated_total: int | None = None
     units: list[UnitDraft] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    def add_unit(self, unit: UnitDraft) -> UnitDraft:
+        """Append ``unit``; RosterError once the file lists more units than any army has."""
+        if len(self.units) >= MAX_UNITS:
+            raise RosterError(f"The file lists more than {MAX_UNITS} units, more than any army.")
+        self.units.append(unit)
+        return unit
 
     def build(self) -> Roster:
         """The finished Roster; RosterError when the file held no unit at all."""

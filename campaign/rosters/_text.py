@@ -18,7 +18,7 @@ _NUMBER = r"\d{1,3}(?:[ ,.\u00a0\u202f]\d{3})+|\d{1,6}"
 NUMBER = re.compile(_NUMBER)
 """A points figure, with or without thousands separators (``1 000``, ``1,995``, ``2000``)."""
 
-_NOTE = re.compile(r"\s*\[\[[^\]]{0,200}\]\]")
+_NOTE = re.compile(r"\[\[[^\]]{0,200}\]\]")
 _COUNT = re.compile(r"(\d{1,4})\s*[x×]\s+(\S.*)$")
 _ALLIANCES = ("Imperium", "Chaos", "Xenos")
 _SIZE = re.compile(
@@ -149,4 +149,4 @@ def battle_size(text: str) -> str:
 
 def looks_like_battle_size(text: str) -> bool:
     """A header line such as ``Incursion (1 000 Points)``."""
-    return _SIZE.match(_ORDINAL.sub("", text.strip())) is not None
+    return _SIZE.match(_ORDINAL.sub("", " ".join(text.split()))) is not None

@@ -54,6 +54,9 @@ _GROUP_HEADING = re.compile(r"^Attached unit \d{1,3}$", re.IGNORECASE)
 _FOOTER = re.compile(r"^Exported with\b", re.IGNORECASE)
 _DISPOSITION = re.compile(r"^Force Dispositions?\s*:", re.IGNORECASE)
 
+MAX_HEADER_LINES = 8
+"""Faction (two lines at most), detachment, disposition, battle size, and some slack."""
+
 SECTIONS: dict[str, dict[str, bool]] = {
     "CHARACTERS": {"character": True, "battleline": False, "dedicated_transport": False},
     "BATTLELINE": {
@@ -148,7 +151,8 @@ def _read_header(lines: list[str], index: int, draft: RosterDraft) -> int:
     """Read the faction/detachment/battle size paragraph; return where the body starts."""
     others: list[str] = []
     detachment_at: int | None = None
-    while index < len(lines) and lines[index].strip():
+    end = index + MAX_HEADER_LINES
+    while index < min(end, len(lines)) and lines[index].strip():
         line = lines[index].strip()
         next_line = lines[index + 1] if index + 1 < len(lines) else ""
         if is_heading(line) or _FOOTER.match(line) or bullet_of(line)[0]:
@@ -202,7 +206,7 @@ def _read_body(lines: list[str], draft: RosterDraft) -> None:
             unit, items = UnitDraft(name=found[0], points=found[1]), []
             for flag, value in (section or {}).items():
                 unit.set_flag(flag, value)
-            draft.units.append(unit)
+            draft.add_unit(unit)
         elif unit is not None:
             items.append(line)  # a wargear line without a bullet
         else:

@@ -278,7 +278,7 @@ def build(tree: Tree, format: str) -> RosterDraft:
             draft.faction = clean_faction(force.catalogue)
         for selection in force.selections:
             if selection.type in ("unit", "model") or any(s.is_model for s in selection.walk()):
-                draft.units.append(_unit(selection))
+                draft.add_unit(_unit(selection))
                 continue
             choice = ", ".join(child.name for child in selection.children if child.name)
             label = selection.name.lower()

@@ -65,8 +65,7 @@ WTC_KEY = re.compile(
 )
 FORCE_LINE = re.compile(r"^#\s*\+\+(.*?)\+\+\s*(.*)$")
 
-_ITEM_COST = re.compile(r"\s*[\[(]\s*\+?\s*(\d{1,4})\s*pts?\s*[\])]$", re.IGNORECASE)
-_UPGRADE = re.compile(r"^(.+?)\s+upgrade$", re.IGNORECASE)
+_ITEM_COST = re.compile(r"[\[(]\s*\+?\s*(\d{1,4})\s*pts?\s*[\])]$", re.IGNORECASE)
 _INNER_UPGRADE = re.compile(r"\(([^()]{1,120}?)\s+upgrade\)", re.IGNORECASE)
 _LABEL = re.compile(r"^(Char\d{1,3})\s*:\s*", re.IGNORECASE)
 _ENHANCEMENT = re.compile(r"^Enhancements?\s*:\s*(.*)$", re.IGNORECASE)
@@ -98,9 +97,8 @@ def absorb_items(unit: UnitDraft, items: list[str], detachment: str = "") -> Non
         if detachment and item.lower() == f"{detachment} character".lower():
             unit.set_flag("character", True)
             continue
-        upgrade = _UPGRADE.match(item)
-        if upgrade:
-            upgrades.add(upgrade.group(1).strip().lower())
+        if item.lower().endswith(" upgrade"):
+            upgrades.add(item[: -len(" upgrade")].strip().lower())
         upgrades.update(found.strip().lower() for found in _INNER_UPGRADE.findall(item))
         plain.append(item)
     for item in plain:
@@ -157,7 +155,7 @@ def parse_full(text: str) -> RosterDraft:
             unit = UnitDraft(name=found[0], points=found[1])
             _apply_group(unit, group)
             absorb_items(unit, split_items(found[2]), draft.detachment)
-            draft.units.append(unit)
+            draft.add_unit(unit)
         else:
             skipped += 1
     if draft.stated_total is None and force_totals:
@@ -306,7 +304,7 @@ def parse_round(text: str) -> RosterDraft:
             for flag, value in (section or {}).items():
                 unit.set_flag(flag, value)
             absorb_items(unit, _gear_items(gear), draft.detachment)
-            draft.units.append(unit)
+            draft.add_unit(unit)
         elif unit is not None:
             unit_lines.append(line)
         else:

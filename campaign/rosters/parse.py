@@ -12,6 +12,9 @@ from .model import Roster
 MAX_BYTES = 1_000_000
 """Bigger uploads are refused before any parsing: a 3,000-point roster is far smaller."""
 
+DETECTION_LINES = 500
+"""Every format shows itself in its first lines; reading further only costs time."""
+
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 _WTC_HEADER = re.compile(
     r"^\+\s*(FACTION KEYWORD|DETACHMENT|TOTAL ARMY POINTS|NUMBER OF UNITS|WARLORD)\s*:",
@@ -56,7 +59,7 @@ def _text_reader(lines: list[str]):
     ``(N pts)`` styles may be a single unit line.
     """
     app = full = full_marks = rounded = 0
-    for line in lines:
+    for line in lines[:DETECTION_LINES]:
         text = line.strip()
         if not text or bullet_of(line)[0]:
             continue
