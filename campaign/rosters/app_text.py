@@ -16,8 +16,9 @@ Grammar, as the app writes it (10th edition, and the later "Detachment Points" d
       • Enhancements: <name>                          also "Enhancement:"
       • Attached as: Leader (Character)
       • <detachment> Keyword: Character
-      • <N>x <model>                                  a model when sub-items follow it:
-         ◦ <N>x <wargear>                             a "◦" or a deeper-indented bullet
+      • <N>x <model>                                  a model when sub-items follow it
+         ◦ <N>x <wargear>                             (a "◦" or a deeper-indented bullet);
+                                                      then all the unit's "Nx" items are
       • <N>x <wargear>
         <N>x <wargear>                                continuation, no bullet
     Exported with App Version: ...
@@ -232,10 +233,13 @@ def _finish(unit: UnitDraft | None, lines: list[str]) -> None:
             groups.append((text, []))
         else:
             groups[-1][1].append(line)
+    # An item is a model when items are listed under it; once one is, the unit lists its
+    # wargear under its models, so its other counted items are models without wargear.
+    has_models = any(any(bullet_of(child)[0] for child in children) for _, children in groups)
     for text, children in groups:
         child_items = [bullet_of(child)[1] for child in children]
-        if any(bullet_of(child)[0] for child in children):
-            count, name = split_count(text)
+        count, name = split_count(text)
+        if any(bullet_of(child)[0] for child in children) or (has_models and count):
             unit.models.append((count or 1, name))
             unit.wargear.extend(child_items)
         else:

@@ -242,6 +242,8 @@ def unzip_rosz(data: bytes, subject: str = "The file") -> bytes:
                     f"{subject} is a zip of {len(members)} files; a .rosz holds one roster."
                 )
             rosters = [info for info in members if info.filename.lower().endswith(".ros")]
+            if len(rosters) > 1:
+                raise RosterError(f"{subject} holds {len(rosters)} rosters; a .rosz holds one.")
             chosen = rosters if rosters else members
             if len(chosen) != 1:
                 raise not_a_roster(subject)
@@ -273,12 +275,16 @@ def build(tree: Tree, format: str) -> RosterDraft:
     if system and "40,000" not in system and "40k" not in system:
         draft.warnings.append(f"This roster is for {tree.game_system[:60]}, not Warhammer 40,000.")
     detachments: list[str] = []
+    nameless = 0
     for force in tree.forces:
         if not draft.faction and force.catalogue:
             draft.faction = clean_faction(force.catalogue)
         for selection in force.selections:
             if selection.type in ("unit", "model") or any(s.is_model for s in selection.walk()):
-                draft.add_unit(_unit(selection))
+                if selection.name or selection.custom_name:
+                    draft.add_unit(_unit(selection))
+                else:
+                    nameless += 1
                 continue
             choice = ", ".join(child.name for child in selection.children if child.name)
             label = selection.name.lower()
@@ -287,6 +293,8 @@ def build(tree: Tree, format: str) -> RosterDraft:
             elif label.startswith("detachment") and choice:
                 detachments.append(choice)
     draft.detachment = ", ".join(dict.fromkeys(detachments))
+    if nameless:
+        draft.warnings.append(f"{nameless} unit(s) without a name were left out.")
     return draft
 
 
