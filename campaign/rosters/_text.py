@@ -20,7 +20,8 @@ NUMBER = re.compile(_NUMBER)
 
 _NOTE = re.compile(r"\[\[[^\]]{0,200}\]\]")
 _COUNT = re.compile(r"(\d{1,4})\s*[x×]\s+(\S.*)$")
-_ALLIANCES = ("Imperium", "Chaos", "Xenos")
+ALLIANCES = ("Imperium", "Chaos", "Xenos")
+"""BattleScribe's top shelf of catalogues; never a faction on its own."""
 _SIZE = re.compile(
     rf"^(?P<name>.*?)\s*\(\s*(?P<points>{_NUMBER})\s*(?:points?|pts|point limit)\s*\)$",
     re.IGNORECASE,
@@ -129,7 +130,7 @@ def split_items(text: str) -> list[str]:
 def clean_faction(text: str) -> str:
     """A faction as players name it: BattleScribe's ``Imperium - ``/``Xenos - `` shelf dropped."""
     parts = [part.strip() for part in text.split(" - ") if part.strip()]
-    while len(parts) > 1 and parts[0] in _ALLIANCES:
+    while len(parts) > 1 and parts[0] in ALLIANCES:
         parts.pop(0)
     return " - ".join(parts)
 

@@ -127,6 +127,28 @@ def apply_roles(unit: UnitDraft, text: str) -> None:
             unit.keywords.add(word.upper())
 
 
+def apply_attachment(unit: UnitDraft, text: str) -> None:
+    """``Leader (Character)``, ``Bodyguard (Battleline)``, ``Dedicated Transport``: the role in
+    brackets names the section the unit would otherwise be listed in."""
+    lowered = text.lower()
+    for word, section in (
+        ("dedicated transport", "DEDICATED TRANSPORTS"),
+        ("battleline", "BATTLELINE"),
+        ("character", "CHARACTERS"),
+        ("epic hero", "CHARACTERS"),
+        ("other", "OTHER DATASHEETS"),
+    ):
+        if word in lowered:
+            for flag, value in SECTIONS[section].items():
+                unit.set_flag(flag, value)
+            break
+    apply_roles(unit, text)
+    if lowered.startswith("leader"):
+        unit.set_flag("character", True)
+    elif lowered.startswith("bodyguard"):
+        unit.set_flag("character", False)
+
+
 def parse(text: str) -> RosterDraft:
     """Read an app export into a draft (see the module docstring for the grammar)."""
     draft = RosterDraft(format=APP_TEXT)
@@ -261,7 +283,7 @@ def _special(unit: UnitDraft, text: str) -> bool:
         return True
     match = _ATTACHED_AS.match(text)
     if match:
-        apply_roles(unit, match.group(1))
+        apply_attachment(unit, match.group(1))
         return True
     match = _KEYWORD.search(text)
     if match and not split_count(text)[0]:

@@ -279,7 +279,7 @@ def build(tree: Tree, format: str) -> RosterDraft:
     for force in tree.forces:
         if not draft.faction and force.catalogue:
             draft.faction = clean_faction(force.catalogue)
-        for selection in force.selections:
+        for selection in _unit_candidates(force.selections):
             if selection.type in ("unit", "model") or any(s.is_model for s in selection.walk()):
                 if selection.name or selection.custom_name:
                     draft.add_unit(_unit(selection))
@@ -296,6 +296,17 @@ def build(tree: Tree, format: str) -> RosterDraft:
     if nameless:
         draft.warnings.append(f"{nameless} unit(s) without a name were left out.")
     return draft
+
+
+def _unit_candidates(selections: list[Selection]) -> Iterator[Selection]:
+    """A force's top-level selections, with any that only group units opened up."""
+    for selection in selections:
+        if selection.type not in ("unit", "model") and any(
+            s.type == "unit" for s in selection.walk()
+        ):
+            yield from _unit_candidates(selection.children)
+        else:
+            yield selection
 
 
 def _unit(selection: Selection) -> UnitDraft:

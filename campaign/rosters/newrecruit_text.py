@@ -43,6 +43,7 @@ import re
 
 from ._build import RosterDraft, UnitDraft
 from ._text import (
+    ALLIANCES,
     NUMBER,
     battle_size,
     bullet_of,
@@ -200,6 +201,8 @@ def _read_title(line: str, draft: RosterDraft) -> bool:
         return False
     head = line[: found.start()].strip().rstrip("-").strip()
     parts = [part.strip() for part in head.split(" - ")]
+    if len(parts) == 2 and parts[0] in ALLIANCES:
+        parts.append("")  # ``Xenos - Necrons - [1000 pts]``: a catalogue, no list name
     draft.name = parts[-1]
     draft.faction = clean_faction(" - ".join(parts[:-1]))
     draft.stated_total = to_points(found.group(1))

@@ -258,14 +258,13 @@ Dogmata (55 points)
 Exported with App Version: v2.6.0 (1), Data Version: v950
 """
     palatine, sisters, immolator, dogmata = parse_roster(text).units
-    assert (palatine.character, palatine.battleline, palatine.dedicated_transport) == (
-        True,
-        None,
-        None,
-    )
+    roles = [
+        (unit.character, unit.battleline, unit.dedicated_transport)
+        for unit in (palatine, sisters, immolator)
+    ]
+    assert roles == [(True, False, False), (False, True, False), (False, False, True)]
     assert palatine.enhancement == "Blade of Saint Ellynor (Upgrade)"
-    assert (sisters.battleline, sisters.models, sisters.character) == (True, 10, None)
-    assert immolator.dedicated_transport is True
+    assert sisters.models == 10
     assert dogmata.character is True and dogmata.warlord
     assert "CHARACTER" in dogmata.keywords
 

@@ -180,6 +180,41 @@ def test_it_reads_keywords_models_and_wargear_from_json():
     )
 
 
+def test_it_opens_up_selections_that_only_group_units():
+    """Units grouped under an upgrade (e.g. an attached unit) stay separate units."""
+
+    def unit(name, points):
+        return {
+            "name": name,
+            "type": "unit",
+            "costs": [{"name": "pts", "value": points}],
+            "selections": [{"name": name, "type": "model", "number": 5}],
+        }
+
+    document = {
+        "roster": {
+            "name": "Grouped",
+            "forces": [
+                {
+                    "catalogueName": "Xenos - Orks",
+                    "selections": [
+                        {
+                            "name": "Attached unit",
+                            "type": "upgrade",
+                            "selections": [unit("Boyz", 85), unit("Nobz", 105)],
+                        }
+                    ],
+                }
+            ],
+        }
+    }
+    roster = parse_roster(json.dumps(document))
+    assert [(u.name, u.points, u.models) for u in roster.units] == [
+        ("Boyz", 85, 5),
+        ("Nobz", 105, 5),
+    ]
+
+
 @pytest.mark.parametrize(
     "document",
     [

@@ -111,6 +111,17 @@ def test_it_adds_up_forces_when_the_title_line_is_missing():
     assert roster.units[-1].character is False
 
 
+def test_it_reads_a_title_line_without_a_list_name():
+    roster = parse_roster(FULL.replace(" - Ravenwing Raid - [1000 pts]", " - [1000 pts]", 1))
+    assert (roster.name, roster.faction) == ("Dark Angels", "Adeptus Astartes")
+    roster = parse_roster(
+        FULL.replace(
+            "Imperium - Adeptus Astartes - Dark Angels - Ravenwing Raid", ("Xenos - Necrons")
+        )
+    )
+    assert (roster.name, roster.faction) == ("", "Necrons")
+
+
 def test_it_finds_an_enhancement_by_the_weapon_it_upgrades():
     """``X`` beside ``Weapon (X upgrade)`` or ``X upgrade``: X is the Enhancement."""
     text = FULL.replace(
