@@ -154,7 +154,9 @@ def parse(text: str) -> RosterDraft:
     draft = RosterDraft(format=APP_TEXT)
     lines = lines_of(text)
     index = _skip_blank(lines, 0)
-    if index < len(lines):
+    following = _skip_blank(lines, index + 1)
+    starts_with_unit = following < len(lines) and bullet_of(lines[following])[0]
+    if index < len(lines) and not starts_with_unit:
         title = lines[index].strip()
         found = points_line(title)
         draft.name, draft.stated_total = found if found else (title, None)

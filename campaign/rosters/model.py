@@ -32,7 +32,7 @@ ROLE_KEYWORDS: dict[str, str] = {
 }
 """The keyword behind each yes/no role flag of a unit."""
 
-_LIMIT = re.compile(r"\((\d+) points\)$")
+_LIMIT = re.compile(r"\(([0-9]{1,6}) points\)$")
 
 
 @dataclass(frozen=True, kw_only=True)

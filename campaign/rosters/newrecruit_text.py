@@ -288,7 +288,12 @@ def parse_round(text: str) -> RosterDraft:
                     draft.stated_total = to_points(found.group(1)) if found else None
                 elif name == "WARLORD":
                     warlord_ref = value
-                elif name == "NUMBER OF UNITS" and value.isdigit() and len(value) < 5:
+                elif (
+                    name == "NUMBER OF UNITS"
+                    and value.isascii()
+                    and value.isdigit()
+                    and len(value) < 5
+                ):
                     stated_units = int(value)
             continue
         bullet, rest = bullet_of(line)

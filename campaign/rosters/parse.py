@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from . import app_text, battlescribe, newrecruit_text
+from ._build import RosterDraft
 from ._text import bullet_of, decode, lines_of
 from .errors import RosterError, not_a_roster
 from .model import Roster
@@ -16,10 +18,6 @@ DETECTION_LINES = 500
 """Every format shows itself in its first lines; reading further only costs time."""
 
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
-_WTC_HEADER = re.compile(
-    r"^\+\s*(FACTION KEYWORD|DETACHMENT|TOTAL ARMY POINTS|NUMBER OF UNITS|WARLORD)\s*:",
-    re.IGNORECASE,
-)
 _FULL_FORCE = re.compile(r"^#\s*\+\+.*\+\+")
 
 
@@ -51,7 +49,7 @@ def parse_roster(data: bytes | str, *, filename: str = "") -> Roster:
     return reader(text).build()
 
 
-def _text_reader(lines: list[str]):
+def _text_reader(lines: list[str]) -> Callable[[str], RosterDraft] | None:
     """Pick the text grammar with the most lines that fit it; None if none fits well enough.
 
     The app's export always has a title line and a unit line, both ``(N Points)``; New
@@ -63,7 +61,7 @@ def _text_reader(lines: list[str]):
         text = line.strip()
         if not text or bullet_of(line)[0]:
             continue
-        if _WTC_HEADER.match(text):
+        if newrecruit_text.WTC_KEY.match(text):
             return newrecruit_text.parse_round
         if _FULL_FORCE.match(text) or newrecruit_text.is_title(text):
             full_marks += 1

@@ -92,6 +92,10 @@ FRAGMENTS = [
     "\x00",
     "\ufffd",
     "9" * 12,
+    "\u00b9",
+    "\u0663",
+    "\uff15",
+    "\u00bd",
 ]
 grammar_text = st.lists(st.sampled_from(FRAGMENTS), max_size=400).map("".join)
 

@@ -292,3 +292,10 @@ def test_it_reads_the_short_style():
 )
 def test_it_reads_the_same_list_whatever_the_whitespace(text, transform):
     assert rows(transform(text)) == rows(text)
+
+
+@pytest.mark.parametrize("value", ["\u00b9", "99999999", "-3", "six", "", "\u0663"])
+def test_it_ignores_a_unit_count_it_cannot_read(value):
+    roster = parse_roster(WTC.replace("NUMBER OF UNITS: 6", f"NUMBER OF UNITS: {value}"))
+    assert len(roster.units) == 6
+    assert not any("units but lists" in warning for warning in roster.warnings)

@@ -175,3 +175,8 @@ def test_it_puts_the_role_keywords_of_true_flags_among_the_keywords():
 
 def test_it_keeps_error_messages_on_one_line():
     assert RosterError("The file\nis damaged.\r\n").message == "The file is damaged."
+
+
+def test_it_reads_no_points_limit_from_an_absurd_battle_size():
+    roster = Roster(format="wh40k-app-text", battle_size="Apocalypse (" + "9" * 5000 + " points)")
+    assert roster.points_limit is None
