@@ -104,6 +104,12 @@ def number_value(value: object) -> int | None:
     return round(number)
 
 
+def plausible_name(name: str) -> bool:
+    """A unit name has letters and none of the marks of markup or code (so a README that
+    happens to mention ``(100 points)`` is not read as an army list)."""
+    return any(char.isalpha() for char in name) and not any(char in "`|<>{}" for char in name)
+
+
 def split_count(item: str) -> tuple[int | None, str]:
     """``2x Boltgun`` -> ``(2, "Boltgun")``; ``Boltgun`` -> ``(None, "Boltgun")``."""
     match = _COUNT.match(item.strip())

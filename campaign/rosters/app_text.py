@@ -40,6 +40,7 @@ from ._text import (
     indent_of,
     lines_of,
     looks_like_battle_size,
+    plausible_name,
     split_count,
     to_points,
 )
@@ -109,20 +110,19 @@ def points_line(text: str) -> tuple[str, int] | None:
         return None
     points = to_points(match.group(1))
     head = text[: match.start()].strip()
-    if (
-        points is None
-        or not any(char.isalpha() for char in head)
-        or any(c in "`|<>{}" for c in head)
-    ):
+    if points is None or not plausible_name(head):
         return None
     return head, points
 
 
+def _says(text: str, words: str) -> bool:
+    return re.search(rf"\b{words}\b", text, re.IGNORECASE) is not None
+
+
 def apply_roles(unit: UnitDraft, text: str) -> None:
     """Read role words such as ``Leader (Character)`` or ``Dedicated Transport``."""
-    lowered = text.lower()
     for word, flag in ROLE_WORDS.items():
-        if word in lowered:
+        if _says(text, word):
             unit.set_flag(flag, True)
             unit.keywords.add(word.upper())
 
@@ -130,7 +130,6 @@ def apply_roles(unit: UnitDraft, text: str) -> None:
 def apply_attachment(unit: UnitDraft, text: str) -> None:
     """``Leader (Character)``, ``Bodyguard (Battleline)``, ``Dedicated Transport``: the role in
     brackets names the section the unit would otherwise be listed in."""
-    lowered = text.lower()
     for word, section in (
         ("dedicated transport", "DEDICATED TRANSPORTS"),
         ("battleline", "BATTLELINE"),
@@ -138,14 +137,14 @@ def apply_attachment(unit: UnitDraft, text: str) -> None:
         ("epic hero", "CHARACTERS"),
         ("other", "OTHER DATASHEETS"),
     ):
-        if word in lowered:
+        if _says(text, word):
             for flag, value in SECTIONS[section].items():
                 unit.set_flag(flag, value)
             break
     apply_roles(unit, text)
-    if lowered.startswith("leader"):
+    if _says(text, "leader"):
         unit.set_flag("character", True)
-    elif lowered.startswith("bodyguard"):
+    elif _says(text, "bodyguard"):
         unit.set_flag("character", False)
 
 
@@ -184,8 +183,8 @@ def _read_header(lines: list[str], index: int, draft: RosterDraft) -> int:
             break
         if points_line(line) and bullet_of(next_line)[0]:
             break  # a unit straight after the title: there is no header paragraph
-        if _DETACHMENT_TAIL.search(line):
-            draft.detachment = line[: _DETACHMENT_TAIL.search(line).start()].strip()
+        if tail := _DETACHMENT_TAIL.search(line):
+            draft.detachment = line[: tail.start()].strip()
             detachment_at = len(others)
         elif looks_like_battle_size(line):
             draft.battle_size = battle_size(line)
@@ -238,7 +237,7 @@ def _read_body(lines: list[str], draft: RosterDraft) -> None:
             skipped += 1
     _finish(unit, items)
     if skipped:
-        draft.warnings.append(f"{skipped} line(s) outside any unit weren't understood.")
+        draft.warnings.append(f"{skipped} line(s) weren't understood and were left out.")
 
 
 def _finish(unit: UnitDraft | None, lines: list[str]) -> None:

@@ -7,8 +7,10 @@ Structure read::
     selection (name, customName, type unit|model|upgrade, number, group)
         -> costs (its own cost only), categories (keywords), selections (children)
 
-A force's top-level selections are units (``unit`` or ``model``), or configuration
+A force's top-level selections are units (``unit`` or ``model``, or an upgrade with
+models under it), selections that only group units (opened up), or configuration
 (``Battle Size``, ``Detachment Choice``/``Detachment`` with the choice as a child).
+Nested forces are read too; the first force's catalogue gives the faction.
 A unit's points are the ``pts`` costs of it and everything under it. Its models are
 the ``model`` selections under it (or itself, for a single-model unit). An Enhancement
 is an upgrade in an Enhancements group or, when the file names no group, a costed

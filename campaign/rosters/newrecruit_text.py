@@ -50,6 +50,7 @@ from ._text import (
     clean_faction,
     indent_of,
     lines_of,
+    plausible_name,
     split_count,
     split_items,
     to_points,
@@ -75,6 +76,7 @@ _LEADING = re.compile(r"^(Leading|Attached to)\b", re.IGNORECASE)
 _FOOTER = re.compile(r"^Created with\b", re.IGNORECASE)
 _WARLORD_REF = re.compile(r"^(?:(Char\d{1,3})\s*:\s*)?(.+)$", re.IGNORECASE)
 
+ROLE_GROUPS = {"character", "epic hero", "battleline", "dedicated transport"}
 NO_ROLE_GROUPS = {"allied units", "other", "uncategorised", "no category", "unit"}
 """Full-style groups that say nothing about roles."""
 
@@ -130,9 +132,10 @@ def parse_full(text: str) -> RosterDraft:
                 continue
         force = FORCE_LINE.match(stripped)
         if force:
-            points = BRACKET_POINTS.search(force.group(2))
-            if points and to_points(points.group(1)) is not None:
-                force_totals.append(to_points(points.group(1)) or 0)
+            found = BRACKET_POINTS.search(force.group(2))
+            points = to_points(found.group(1)) if found else None
+            if points is not None:
+                force_totals.append(points)
             group, unit = None, None
             continue
         if stripped.startswith("#"):
@@ -162,7 +165,7 @@ def parse_full(text: str) -> RosterDraft:
     if draft.stated_total is None and force_totals:
         draft.stated_total = sum(force_totals)
     if skipped:
-        draft.warnings.append(f"{skipped} line(s) weren't understood and were skipped.")
+        draft.warnings.append(f"{skipped} line(s) weren't understood and were left out.")
     _enhancement_warning(draft)
     return draft
 
@@ -177,11 +180,6 @@ def full_unit_line(line: str) -> tuple[str, int, str] | None:
     if (tail and not tail.startswith(":")) or points is None or not plausible_name(name):
         return None
     return name, points, tail[1:].strip()
-
-
-def plausible_name(name: str) -> bool:
-    """A unit name has letters and none of the marks of markup or code."""
-    return any(char.isalpha() for char in name) and not any(char in "`|<>{}" for char in name)
 
 
 def is_title(line: str) -> bool:
@@ -226,10 +224,12 @@ def _read_configuration(line: str, draft: RosterDraft) -> None:
 
 def _apply_group(unit: UnitDraft, group: str | None) -> None:
     """The group is the unit's primary category: it shows CHARACTERS reliably, not BATTLELINE."""
-    if not group or group.lower() in NO_ROLE_GROUPS:
+    key = " ".join(group.lower().split()) if group else ""
+    if not key or key in NO_ROLE_GROUPS:
         return
-    key = group.lower().rstrip("s")
-    unit.keywords.add(group.upper())
+    if key.endswith("s") and key[:-1] in ROLE_GROUPS:
+        key = key[:-1]  # "Characters", "Dedicated Transports"
+    unit.keywords.add(key.upper())
     unit.set_flag("character", key in ("character", "epic hero"))
     unit.set_flag("epic_hero", key == "epic hero")
     if key == "battleline":
@@ -327,7 +327,7 @@ def parse_round(text: str) -> RosterDraft:
             f"The file says it has {stated_units} units but lists {len(draft.units)}."
         )
     if skipped:
-        draft.warnings.append(f"{skipped} line(s) outside any unit weren't understood.")
+        draft.warnings.append(f"{skipped} line(s) weren't understood and were left out.")
     if draft.format == NEWRECRUIT_SHORT:
         _enhancement_warning(draft)
     return draft

@@ -279,7 +279,7 @@ def test_it_strips_role_suffixes_from_names_and_keeps_duplicates_apart():
 
 def test_it_warns_about_lines_it_could_not_place():
     text = ORKS.replace("CHARACTERS\n", "CHARACTERS\nsome stray note\n")
-    assert "1 line(s) outside any unit weren't understood." in parse_roster(text).warnings
+    assert "1 line(s) weren't understood and were left out." in parse_roster(text).warnings
 
 
 def test_it_reads_a_pasted_list_without_its_title_and_header():

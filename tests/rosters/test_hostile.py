@@ -191,7 +191,7 @@ PARSERS = {
     )
 )
 @settings(FUZZ, max_examples=60)
-def test_each_grammar_reads_or_refuses_any_text_even_of_another_format(parser, text):
+def test_it_lets_each_grammar_read_or_refuse_any_text_even_of_another_format(parser, text):
     """Detection aside, every parser copes with whatever text it is handed."""
     try:
         parser(text)
