@@ -149,6 +149,11 @@ class RosterDraft:
         for flag, warning in FLAG_WARNINGS.items():
             if any(getattr(unit, flag) is None for unit in units):
                 warnings.append(warning)
+        roles = set(ROLE_KEYWORDS.values())
+        if any(not unit.keywords - roles for unit in units):
+            warnings.append(
+                "The file doesn't give every unit's keywords (INFANTRY, MOUNTED, VEHICLE...)."
+            )
         if any(unit.enhancement and unit.enhancement_points is None for unit in units):
             warnings.append(
                 "The file doesn't give Enhancement costs; they are counted in their units' points."

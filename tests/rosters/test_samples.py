@@ -115,6 +115,10 @@ def test_it_warns_when_the_header_total_differs_from_the_units():
         ),
         ("text-plain/tau-nr-wtc.txt", "The file doesn't say which units are BATTLELINE."),
         ("text-plain/custodes-nr-wtc.txt", "The file doesn't give the battle size."),
+        (
+            "app-text/death-guard-plague-wall-annotated.txt",
+            "The file doesn't give every unit's keywords (INFANTRY, MOUNTED, VEHICLE...).",
+        ),
     ],
 )
 def test_it_warns_about_what_a_file_does_not_say(path, warning):
