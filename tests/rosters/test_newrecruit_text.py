@@ -1,0 +1,301 @@
+"""New Recruit's text exports: the full ``[N pts]`` style and the ``(N pts)`` styles."""
+
+import pytest
+
+from campaign.rosters import parse_roster
+
+FULL = """\
+Imperium - Adeptus Astartes - Dark Angels - Ravenwing Raid - [1000 pts]
+
+# ++ Army Roster ++ [1000 pts]
+## Configuration
+Battle Size: Incursion (1000 Point limit)
+Detachment: Unforgiven Task Force
+Show/Hide Options: Legends are visible
+
+## Epic Hero [150 pts]
+Sammael [150 pts]: Warlord, Corvex, Twin storm bolter
+
+## Character [105 pts]
+Chaplain on Bike [105 pts]: Pennant of Remembrance [15 pts], Absolver bolt pistol, Crozius arcanum
+
+## Battleline [160 pts]
+Intercessor Squad [80 pts]:
+• 1x Intercessor Sergeant: Bolt rifle, Close combat weapon
+• 4x Intercessor: Bolt rifle, Close combat weapon
+Intercessor Squad [80 pts]:
+• 1x Intercessor Sergeant: Bolt rifle, Close combat weapon
+• 4x Intercessor: Bolt rifle, Close combat weapon
+
+## Dedicated Transport [85 pts]
+Impulsor [85 pts]: Armoured hull, Bellicatus missile array, Ironhail heavy stubber
+
+## Mounted [500 pts]
+Ravenwing Black Knights [250 pts]:
+• 1x Ravenwing Huntmaster [10 pts]: Corvus hammer, Plasma talon
+• 2x Ravenwing Black Knight: Corvus hammer, Plasma talon
+Ravenwing Black Knights [250 pts]:
+• 3x Ravenwing Black Knight: Corvus hammer, Plasma talon
+
+## Allied Units [0 pts]
+"""
+
+FULL_UNITS = [
+    # name, points, models, character, epic hero, battleline, transport, enhancement, WL
+    ("Sammael", 150, 1, True, True, None, None, "", True),
+    ("Chaplain on Bike", 105, 1, True, False, None, None, "Pennant of Remembrance", False),
+    ("Intercessor Squad", 80, 5, False, False, True, None, "", False),
+    ("Intercessor Squad", 80, 5, False, False, True, None, "", False),
+    ("Impulsor", 85, 1, False, False, None, True, "", False),
+    ("Ravenwing Black Knights", 250, 3, False, False, None, None, "", False),
+    ("Ravenwing Black Knights", 250, 3, False, False, None, None, "", False),
+]
+
+
+def rows(text: str) -> list[tuple]:
+    return [
+        (
+            u.name,
+            u.points,
+            u.models,
+            u.character,
+            u.epic_hero,
+            u.battleline,
+            u.dedicated_transport,
+            u.enhancement,
+            u.warlord,
+        )
+        for u in parse_roster(text).units
+    ]
+
+
+def test_it_reads_the_full_style():
+    roster = parse_roster(FULL)
+    assert roster.format == "newrecruit-text-full"
+    assert (roster.name, roster.faction, roster.detachment, roster.battle_size) == (
+        "Ravenwing Raid",
+        "Adeptus Astartes - Dark Angels",
+        "Unforgiven Task Force",
+        "Incursion (1000 points)",
+    )
+    assert roster.total_points == 1000
+    assert rows(FULL) == FULL_UNITS
+
+
+def test_it_reads_a_costed_item_as_the_enhancement_and_keeps_it_out_of_wargear():
+    chaplain = parse_roster(FULL).units[1]
+    assert (chaplain.enhancement, chaplain.enhancement_points) == ("Pennant of Remembrance", 15)
+    assert chaplain.wargear == "Absolver bolt pistol, Crozius arcanum"
+
+
+def test_it_reads_groups_as_primary_categories_and_model_lines_as_models():
+    roster = parse_roster(FULL)
+    squad, knights = roster.units[2], roster.units[5]
+    assert squad.models_description == "1x Intercessor Sergeant, 4x Intercessor"
+    assert {"BATTLELINE"} <= squad.keywords
+    assert "MOUNTED" in knights.keywords
+    assert knights.models_description == "1x Ravenwing Huntmaster, 2x Ravenwing Black Knight"
+
+
+def test_it_adds_up_forces_when_the_title_line_is_missing():
+    text = FULL.split("\n", 2)[2].replace(
+        "## Allied Units [0 pts]\n",
+        (
+            "# ++ Allied Detachment ++ [40 pts]\n## Infantry [40 pts]\nServitors [40 pts]:\n"
+            "• 4x Servitor: Servo-arm\n"
+        ),
+    )
+    roster = parse_roster(text)
+    assert roster.total_points == 1040
+    assert roster.name == ""
+    assert roster.units[-1].character is False
+
+
+def test_it_reads_a_title_line_without_a_list_name():
+    roster = parse_roster(FULL.replace(" - Ravenwing Raid - [1000 pts]", " - [1000 pts]", 1))
+    assert (roster.name, roster.faction) == ("Dark Angels", "Adeptus Astartes")
+    roster = parse_roster(
+        FULL.replace(
+            "Imperium - Adeptus Astartes - Dark Angels - Ravenwing Raid", ("Xenos - Necrons")
+        )
+    )
+    assert (roster.name, roster.faction) == ("", "Necrons")
+
+
+def test_it_finds_an_enhancement_by_the_weapon_it_upgrades():
+    """``X`` beside ``Weapon (X upgrade)`` or ``X upgrade``: X is the Enhancement."""
+    text = FULL.replace(
+        "Chaplain on Bike [105 pts]: Pennant of Remembrance [15 pts], Absolver",
+        "Chaplain on Bike [105 pts]: Master-crafted Relic, Crozius (Master-crafted Relic upgrade), "
+        "Absolver",
+    )
+    chaplain = parse_roster(text).units[1]
+    assert (chaplain.enhancement, chaplain.enhancement_points) == ("Master-crafted Relic", None)
+    assert "Master-crafted Relic," not in chaplain.wargear
+
+
+def test_it_reads_a_detachment_granted_character_keyword():
+    text = FULL.replace(
+        "Impulsor [85 pts]: Armoured hull", "Impulsor [85 pts]: Unforgiven Task Force Character"
+    )
+    assert parse_roster(text).units[4].character is True
+
+
+WTC = """\
++++++++++++++++++++++++++++++++++++++++++++++++
++ FACTION KEYWORD: Xenos - Necrons
++ DETACHMENT: Awakened Dynasty
++ TOTAL ARMY POINTS: 1000pts
++
++ WARLORD: Char2: Overlord
++ ENHANCEMENT: Phylacterine Hive (on Char1: Technomancer)
++ NUMBER OF UNITS: 6
++ SECONDARY: - Bring It Down: (2x2)
++++++++++++++++++++++++++++++++++++++++++++++++
+
+Char1: 1x Technomancer (75 pts): Staff of light
+Enhancement: Phylacterine Hive (+15 pts)
+Leading Necron Warriors
+Char2: 1x Overlord (85 pts): Overlord's blade, Tachyon arrow
+
+10x Necron Warriors (90 pts)
+\u2022 10x Necron Warrior: 10 with Gauss flayer
+  Attached to Technomancer
+10x Necron Warriors (90 pts): 10 with Gauss reaper
+3x Lokhust Heavy Destroyers (165 pts)
+\u2022 1x Lokhust Heavy Destroyer
+    1 with Gauss destructor
+\u2022 2x Lokhust Heavy Destroyer
+    2 with Enmitic exterminator
+1x Doomsday Ark (200 pts): Doomsday cannon, 2x Gauss flayer array
+
+Created with newrecruit.eu v35.12
+"""
+
+WTC_UNITS = [
+    ("Technomancer", 90, 1, True, None, None, None, "Phylacterine Hive", False),
+    ("Overlord", 85, 1, True, None, None, None, "", True),
+    ("Necron Warriors", 90, 10, False, False, None, None, "", False),
+    ("Necron Warriors", 90, 10, False, False, None, None, "", False),
+    ("Lokhust Heavy Destroyers", 165, 3, False, False, None, None, "", False),
+    ("Doomsday Ark", 200, 1, False, False, None, None, "", False),
+]
+
+
+def test_it_reads_the_wtc_style():
+    """CharN marks CHARACTERS; the Warlord comes from the header when no line marks it."""
+    text = WTC.replace("Char1: 1x Technomancer (75 pts)", "Char1: 1x Technomancer (90 pts)")
+    roster = parse_roster(text)
+    assert roster.format == "newrecruit-text-wtc"
+    assert (roster.faction, roster.detachment, roster.total_points) == (
+        "Necrons",
+        "Awakened Dynasty",
+        1000,
+    )
+    assert rows(text) == WTC_UNITS
+    assert roster.units[0].enhancement_points == 15
+    assert roster.units[4].models_description == (
+        "1x Lokhust Heavy Destroyer, 2x Lokhust Heavy Destroyer"
+    )
+    assert roster.units[3].wargear == "Gauss reaper"
+
+
+def test_it_warns_when_the_header_unit_count_or_total_disagrees():
+    warnings = parse_roster(WTC.replace("NUMBER OF UNITS: 6", "NUMBER OF UNITS: 7")).warnings
+    assert "The file says it has 7 units but lists 6." in warnings
+    assert "The file's total is 1000 pts but its units add up to 705 pts." in warnings
+
+
+GW = """\
++++++++++++++++++++++++++++++++++++++++++++++++
++ FACTION KEYWORD: Chaos - World Eaters
++ DETACHMENT: Berzerker Warband
++ TOTAL ARMY POINTS: 500pts
++++++++++++++++++++++++++++++++++++++++++++++++
+
+CHARACTER
+
+1x Master of Executions (115 pts)
+\u2022 1x Axe of dismemberment
+\u2022 1x Bolt pistol
+\u2022 Warlord
+\u2022 Berzerker Glaive (+35 pts)
+
+BATTLELINE
+
+10x Khorne Berzerkers (180 pts)
+\u2022 1x Khorne Berzerker Champion
+    \u2022 1x Chainblade
+    \u2022 1x Plasma pistol
+\u2022 9x Khorne Berzerker
+    \u2022 9x Chainblade
+    \u2022 9x Bolt pistol
+
+OTHER DATASHEETS
+
+1x Maulerfiend (140 pts)
+\u2022 1x Maulerfiend fists
+\u2022 2x Magma cutter
+3x Eightbound (125 pts)
+\u2022 1x Eightbound Champion
+  \u2022 1x Chainblades
+\u2022 2x Eightbound
+  \u2022 2x Chainblades
+"""
+
+
+def test_it_reads_the_gw_style():
+    """Sections as in the app; an item with ``(+N pts)`` is the Enhancement."""
+    assert rows(GW) == [
+        ("Master of Executions", 115, 1, True, None, None, None, "Berzerker Glaive", True),
+        ("Khorne Berzerkers", 180, 10, False, False, True, None, "", False),
+        ("Maulerfiend", 140, 1, False, False, None, None, "", False),
+        ("Eightbound", 125, 3, False, False, None, None, "", False),
+    ]
+    master, berzerkers, maulerfiend = parse_roster(GW).units[:3]
+    assert master.enhancement_points == 35
+    assert berzerkers.models_description == "1x Khorne Berzerker Champion, 9x Khorne Berzerker"
+    assert maulerfiend.wargear == "1x Maulerfiend fists, 2x Magma cutter"
+
+
+SHORT = """\
+Technomancer (75pts): Staff of light, Phylacterine Hive [15 pts]
+Overlord (85pts): Warlord, Overlord's blade
+
+10x Necron Warriors (90pts)
+3x Lokhust Heavy Destroyers (165pts)
+"""
+
+
+def test_it_reads_the_short_style():
+    roster = parse_roster(SHORT)
+    assert roster.format == "newrecruit-text-short"
+    assert rows(SHORT) == [
+        ("Technomancer", 75, 1, None, None, None, None, "Phylacterine Hive", False),
+        ("Overlord", 85, 1, None, None, None, None, "", True),
+        ("Necron Warriors", 90, 10, None, None, None, None, "", False),
+        ("Lokhust Heavy Destroyers", 165, 3, None, None, None, None, "", False),
+    ]
+    assert roster.total_points == 415
+    assert "The file doesn't give a total; its units add up to 415 pts." in roster.warnings
+
+
+@pytest.mark.parametrize("text", [FULL, WTC, GW, SHORT], ids=["full", "wtc", "gw", "short"])
+@pytest.mark.parametrize(
+    "transform",
+    [
+        lambda text: text.replace("\n", "\r\n"),
+        lambda text: "\ufeff" + text.replace("\n", "  \n"),
+        lambda text: text.replace("\u2022 ", "\u2022\u00a0"),
+    ],
+    ids=["crlf", "bom-trailing-spaces", "nbsp"],
+)
+def test_it_reads_the_same_list_whatever_the_whitespace(text, transform):
+    assert rows(transform(text)) == rows(text)
+
+
+@pytest.mark.parametrize("value", ["\u00b9", "99999999", "-3", "six", "", "\u0663"])
+def test_it_ignores_a_unit_count_it_cannot_read(value):
+    roster = parse_roster(WTC.replace("NUMBER OF UNITS: 6", f"NUMBER OF UNITS: {value}"))
+    assert len(roster.units) == 6
+    assert not any("units but lists" in warning for warning in roster.warnings)
