@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -30,6 +31,24 @@ def rules_choices(enum) -> partial:
 
 
 HOUSE = rules.DEFAULT_HOUSE_RULES
+
+NOTE_LENGTH = 4000
+"""Most characters in a narrative or notes field: a few long paragraphs."""
+EFFECT_LENGTH = 1000
+"""Most characters in a rule's effect or a card's wargear list."""
+
+
+MOST_POINTS = 10_000
+"""Points of one unit: a Knight or a Titan costs hundreds, never ten thousand."""
+MOST_MODELS = 200
+MOST_SUPPLY = 1_000_000
+MOST_RP = 100
+MOST_TALLY = 100_000
+
+
+def up_to(most: int) -> list:
+    """The validators of a number that fits its use: 0 to ``most``."""
+    return [MaxValueValidator(most)]
 
 
 class Named(models.Model):
@@ -53,25 +72,29 @@ class Campaign(Named):
     detail_url = "campaign_detail"
 
     name = models.CharField(max_length=120)
-    description = models.TextField(blank=True)
+    description = models.TextField(blank=True, max_length=NOTE_LENGTH)
     created_at = models.DateTimeField(default=timezone.now)
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="campaigns"
     )
     starting_supply_limit = models.PositiveIntegerField(
+        validators=up_to(MOST_SUPPLY),
         default=rules.DEFAULT_HOUSE_RULES.starting_supply_limit,
         help_text=f"Supply Limit of a new force (rulebook: {HOUSE.starting_supply_limit}).",
     )
     starting_rp = models.PositiveIntegerField(
+        validators=up_to(MOST_RP),
         default=rules.DEFAULT_HOUSE_RULES.starting_rp,
         help_text=f"Requisition points of a new force (rulebook: {HOUSE.starting_rp}).",
     )
     rp_cap = models.PositiveIntegerField(
+        validators=up_to(MOST_RP),
         default=rules.DEFAULT_HOUSE_RULES.rp_cap,
         help_text=f"Most RP a force can hold (rulebook: {HOUSE.rp_cap}).",
     )
     supply_limit_increase = models.PositiveIntegerField(
+        validators=up_to(MOST_SUPPLY),
         default=rules.DEFAULT_HOUSE_RULES.supply_limit_increase,
         help_text=f"Supply Limit gained per purchase (rulebook: {HOUSE.supply_limit_increase}).",
     )
@@ -140,7 +163,7 @@ class CustomContent(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="custom_content")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     name = models.CharField(max_length=120)
-    effect = models.TextField(blank=True)
+    effect = models.TextField(blank=True, max_length=EFFECT_LENGTH)
     relic_category = models.CharField(
         max_length=16,
         blank=True,
@@ -205,17 +228,17 @@ class CrusadeForce(Named):
     )
     name = models.CharField(max_length=120)
     faction = models.CharField(max_length=120)
-    supply_limit = models.PositiveIntegerField()
-    rp = models.PositiveIntegerField("RP")
+    supply_limit = models.PositiveIntegerField(validators=up_to(MOST_SUPPLY))
+    rp = models.PositiveIntegerField("RP", validators=up_to(MOST_RP))
     rp_cap = models.PositiveIntegerField(
         "RP cap", help_text="Copied from the campaign's house rules; kept in step by a service."
     )
-    battle_tally = models.PositiveIntegerField(default=0)
-    victories = models.PositiveIntegerField(default=0)
-    goals = models.TextField(blank=True)
-    victories_notes = models.TextField("notable victories", blank=True)
-    vendettas = models.TextField(blank=True)
-    background = models.TextField(blank=True)
+    battle_tally = models.PositiveIntegerField(default=0, validators=up_to(MOST_TALLY))
+    victories = models.PositiveIntegerField(default=0, validators=up_to(MOST_TALLY))
+    goals = models.TextField(blank=True, max_length=NOTE_LENGTH)
+    victories_notes = models.TextField("notable victories", blank=True, max_length=NOTE_LENGTH)
+    vendettas = models.TextField(blank=True, max_length=NOTE_LENGTH)
+    background = models.TextField(blank=True, max_length=NOTE_LENGTH)
     banner = models.ImageField(upload_to="banners/", blank=True)
     banner_thumbnail = models.ImageField(upload_to="banners/thumbs/", blank=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -308,14 +331,17 @@ class Unit(Named):
     models_description = models.CharField(
         "models", max_length=255, blank=True, help_text="Which models and how many."
     )
-    model_count = models.PositiveIntegerField(default=1)
+    model_count = models.PositiveIntegerField(default=1, validators=up_to(MOST_MODELS))
     max_model_count = models.PositiveIntegerField(
-        null=True, blank=True, help_text="The datasheet's maximum number of models."
+        validators=up_to(MOST_MODELS),
+        null=True,
+        blank=True,
+        help_text="The datasheet's maximum number of models.",
     )
-    wargear = models.TextField(blank=True)
-    points = models.PositiveIntegerField()
+    wargear = models.TextField(blank=True, max_length=EFFECT_LENGTH)
+    points = models.PositiveIntegerField(validators=up_to(MOST_POINTS))
     enhancement = models.CharField(max_length=120, blank=True)
-    enhancement_points = models.PositiveIntegerField(default=0)
+    enhancement_points = models.PositiveIntegerField(default=0, validators=up_to(MOST_POINTS))
     enhancement_weapon = models.CharField(
         max_length=120,
         blank=True,
@@ -327,18 +353,18 @@ class Unit(Named):
     selectable_keywords = models.CharField(
         max_length=255, blank=True, help_text="e.g. the <CHAPTER> keyword chosen."
     )
-    crusade_rules = models.TextField("rules chosen", blank=True)
+    crusade_rules = models.TextField("rules chosen", blank=True, max_length=NOTE_LENGTH)
     # One yes/no field per keyword the rules ask about (is_character, is_infantry, ...)
     # is added from rules.Keyword below the class: the keywords are declared only there.
     counts_towards_supply = models.BooleanField(
         default=True, help_text="Untick for units a faction rule leaves out of Supply Used."
     )
     legendary_veteran = models.BooleanField(default=False)
-    xp = models.PositiveIntegerField("XP", default=0)
-    battles_played = models.PositiveIntegerField(default=0)
-    battles_survived = models.PositiveIntegerField(default=0)
-    units_destroyed = models.PositiveIntegerField(default=0)
-    notes = models.TextField(blank=True)
+    xp = models.PositiveIntegerField("XP", default=0, validators=up_to(MOST_TALLY))
+    battles_played = models.PositiveIntegerField(default=0, validators=up_to(MOST_TALLY))
+    battles_survived = models.PositiveIntegerField(default=0, validators=up_to(MOST_TALLY))
+    units_destroyed = models.PositiveIntegerField(default=0, validators=up_to(MOST_TALLY))
+    notes = models.TextField(blank=True, max_length=NOTE_LENGTH)
     picture = models.ImageField(upload_to="units/", blank=True)
     thumbnail = models.ImageField(upload_to="units/thumbs/", blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
@@ -514,7 +540,7 @@ class BattleHonour(models.Model):
     unit = models.ForeignKey(Unit, on_delete=models.PROTECT, related_name="honours")
     category = models.CharField(max_length=24, choices=rules_choices(rules.HonourCategory))
     name = models.CharField(max_length=120)
-    effect = models.TextField(blank=True)
+    effect = models.TextField(blank=True, max_length=EFFECT_LENGTH)
     trait_table = models.CharField(max_length=40, blank=True)
     relic_category = models.CharField(
         max_length=16, blank=True, choices=rules_choices(rules.RelicCategory)
@@ -564,7 +590,7 @@ class BattleScar(models.Model):
 
     unit = models.ForeignKey(Unit, on_delete=models.PROTECT, related_name="scars")
     name = models.CharField(max_length=120)
-    effect = models.TextField(blank=True)
+    effect = models.TextField(blank=True, max_length=EFFECT_LENGTH)
     custom_content = models.ForeignKey(
         CustomContent, null=True, blank=True, on_delete=models.PROTECT, related_name="scars"
     )

@@ -7,6 +7,7 @@ servers also share one bucket for pictures (AWS_STORAGE_BUCKET_NAME, ...).
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -47,6 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
     "campaign",
 ]
 
@@ -59,8 +61,25 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "campaign.middleware.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as its documentation asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one
+# username, or from one address, logins from there wait LOGIN_COOLOFF_MINUTES. The
+# attempts are kept in the database, so several app servers count them together.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "campaign.urls"
 
@@ -196,6 +215,53 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 if env_bool("BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The address a login attempt came from is the proxy's X-Forwarded-For.
+    AXES_IPWARE_PROXY_COUNT = 1
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# Content-Security-Policy (campaign.middleware): scripts and styles only from this site
+# (htmx is vendored; no inline script), pictures from here or the media store.
+MEDIA_ORIGIN = os.environ.get("MEDIA_ORIGIN", "")
+"""Where uploaded pictures are served from when that is another origin (an S3 bucket or
+CDN), e.g. https://pictures.example.org; derived from the S3 settings when unset."""
+if not MEDIA_ORIGIN and MEDIA_STORAGE == "s3":
+    _domain = os.environ.get("AWS_S3_CUSTOM_DOMAIN")
+    MEDIA_ORIGIN = f"https://{_domain}" if _domain else "https:"
+    if os.environ.get("AWS_S3_ENDPOINT_URL") and not _domain:
+        MEDIA_ORIGIN = os.environ["AWS_S3_ENDPOINT_URL"].rstrip("/")
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        # Progress bars set their width in a style attribute; no style elements inline.
+        "style-src 'self'",
+        "style-src-attr 'unsafe-inline'",
+        f"img-src 'self' data: {MEDIA_ORIGIN}".strip(),
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+# Email: from the environment. With EMAIL_HOST set, mail goes out by SMTP; in local
+# development (DEBUG) it is printed on the console; otherwise there is none, and pages
+# that would send mail say so instead of claiming a message was sent.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "crusade@localhost")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+EMAIL_ENABLED = bool(EMAIL_HOST) or DEBUG
+"""Whether the app may tell a player that an email is on its way."""
 
 LOGGING = {
     "version": 1,

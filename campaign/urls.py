@@ -40,6 +40,11 @@ urlpatterns = [
     path("dashboard/", pages.dashboard, name="dashboard"),
     # Accounts and joining campaigns
     path("accounts/signup/", accounts.signup, name="signup"),
+    path(
+        "accounts/password_reset/",
+        accounts.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("join/", accounts.join_with_code, name="join_with_code"),
     path("join/<str:code>/", accounts.join_campaign, name="join_campaign"),

@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.test import RequestFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -11,9 +12,10 @@ def test_it_creates_logins_that_work_and_can_run_twice(capsys):
     call_command("load_demo")
     call_command("load_demo")
 
+    request = RequestFactory().post("/accounts/login/")
     for username in ("organiser", "alice", "bruno", "chen"):
-        assert authenticate(username=username, password="crusade-demo") is not None
-    assert authenticate(username="admin", password="crusade-admin").is_superuser
+        assert authenticate(request, username=username, password="crusade-demo") is not None
+    assert authenticate(request, username="admin", password="crusade-admin").is_superuser
     assert "Demo logins:" in capsys.readouterr().out
 
 

@@ -120,8 +120,22 @@ class ServiceAdmin(admin.ModelAdmin):
         return form
 
 
+class ScopedInlineFormSet(forms.BaseInlineFormSet):
+    """Refuses rows posted with an id that isn't one of the parent's (a tampered form):
+    Django would quietly treat such a row as a new one."""
+
+    def clean(self) -> None:
+        super().clean()
+        for form in self.initial_forms:
+            posted = form[self.model._meta.pk.name].value()
+            if posted not in (None, "") and form.instance.pk is None:
+                raise ValidationError("A row of this list was changed by hand; reload the page.")
+
+
 class ServiceInline:
     """An inline whose forms save through services (`apply`), like the admin's own form."""
+
+    formset = ScopedInlineFormSet
 
     def get_formset(self, request: HttpRequest, obj: Model | None = None, **kwargs: Any):
         formset = super().get_formset(request, obj, **kwargs)

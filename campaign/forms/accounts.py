@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.core.mail import EmailMultiAlternatives
+from django.template import loader
 
 from campaign import selectors
 
 
 class SignupForm(UserCreationForm):
+    email = forms.EmailField(
+        required=False,
+        max_length=254,
+        help_text="Optional: where to send a link if you forget your password.",
+    )
+
     class Meta(UserCreationForm.Meta):
-        fields = ("username",)
+        fields = ("username", "email")
 
 
 class JoinCodeForm(forms.Form):
@@ -29,3 +37,21 @@ class JoinCodeForm(forms.Form):
         if invitation is None:
             raise forms.ValidationError("No campaign has that code. Check it with your organiser.")
         return invitation
+
+
+class HonestPasswordResetForm(PasswordResetForm):
+    """Sends the reset link; a mail server's refusal reaches the view instead of only the
+    log (Django's own form logs it and carries on, so the page would claim it was sent)."""
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ) -> None:
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        body = loader.render_to_string(email_template_name, context)
+        EmailMultiAlternatives(subject, body, from_email, [to_email]).send()

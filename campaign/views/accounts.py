@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from smtplib import SMTPException
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
 from campaign import selectors, services
-from campaign.forms.accounts import JoinCodeForm, SignupForm
+from campaign.forms.accounts import HonestPasswordResetForm, JoinCodeForm, SignupForm
 
 from ._common import posted, render_page
 
@@ -56,3 +60,28 @@ def _join(request: HttpRequest, invitation: selectors.Invitation) -> HttpRespons
     else:
         messages.success(request, f"You joined {campaign.name}. Create a force to take part.")
     return redirect(campaign)
+
+
+NOT_SENT = (
+    "We couldn't send the email just now. Try again later, or ask your campaign's "
+    "organiser to set a new password for you."
+)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, honest about email: with no way to send mail it says so
+    and points to the organiser, and a mail server's refusal is shown, never hidden."""
+
+    form_class = HonestPasswordResetForm
+
+    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not settings.EMAIL_ENABLED:
+            return render_page(request, "registration/password_reset_unavailable.html", {})
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form) -> HttpResponse:
+        try:
+            return super().form_valid(form)
+        except (SMTPException, OSError):
+            form.add_error(None, NOT_SENT)
+            return self.form_invalid(form)

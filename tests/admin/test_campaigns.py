@@ -245,3 +245,27 @@ def test_it_retires_custom_content_ticked_on_the_campaign_page(organiser_client,
 
     assert response.status_code == 302
     assert campaign.custom_content.get().is_retired
+
+
+def test_it_answers_a_tampered_inline_with_a_form_error(organiser_client, campaign, rival_campaign):
+    """A row id from another campaign in the custom content inline is an error, not a 500."""
+    theirs = services.add_custom_content(
+        actor=rival_campaign.memberships.get().user,
+        campaign=rival_campaign,
+        kind="battle_scar",
+        name="Rad-burns",
+    )
+    services.add_custom_content(
+        actor=campaign.memberships.get().user, campaign=campaign, kind="battle_scar", name="Gas"
+    )
+
+    response = post_change(
+        organiser_client,
+        campaign_url(campaign),
+        **{"custom_content-0-id": theirs.pk, "custom_content-0-name": "Stolen"},
+    )
+
+    assert response.status_code == 200
+    assert "changed by hand" in response.content.decode()
+    assert reload(theirs).name == "Rad-burns"
+    assert not CustomContent.objects.filter(name="Stolen").exists()
