@@ -24,6 +24,11 @@ MAX_ENHANCEMENTS = 4
 _ROLE_SUFFIX = re.compile(r"\((BATTLELINE|DEDICATED TRANSPORTS?|CHARACTER|EPIC HERO)\)$")
 
 
+def _copied(draft: object, names: str) -> dict[str, object]:
+    """The attributes ``names`` (space-separated) of ``draft``, to pass on as keywords."""
+    return {name: getattr(draft, name) for name in names.split()}
+
+
 @dataclass
 class UnitDraft:
     """A unit while its lines are being read."""
@@ -77,6 +82,15 @@ class UnitDraft:
         if len(self.enhancements) < MAX_ENHANCEMENTS:
             self.enhancements.append((name, points))
 
+    def add_costed_enhancement(self, text: str, cost_pattern: re.Pattern[str]) -> None:
+        """``Name (+15 pts)``: an Enhancement, with the cost ``cost_pattern`` finds at its end."""
+        text = text.strip()
+        cost = cost_pattern.search(text)
+        if cost:
+            self.add_enhancement(text[: cost.start()], int(cost.group(1)))
+        else:
+            self.add_enhancement(text, None)
+
     def build(self) -> RosterUnit:
         flags = {flag: self.flags.get(flag) for flag in ROLE_KEYWORDS}
         if flags["epic_hero"]:
@@ -86,15 +100,10 @@ class UnitDraft:
         models = sum(count for count, _ in self.models)
         described = self.models or ([(self.model_count, self.name)] if self.model_count else [])
         return RosterUnit(
-            name=self.name,
-            datasheet=self.datasheet,
-            points=self.points,
-            enhancement=self.enhancement,
-            enhancement_points=self.enhancement_points,
+            **_copied(self, "name datasheet points enhancement enhancement_points warlord"),
             models_description=", ".join(f"{count}x {name}" for count, name in described),
             models=self.model_count or models or 1,
             wargear=", ".join(self.wargear),
-            warlord=self.warlord,
             keywords=frozenset(self.keywords),
             **flags,
         )
@@ -105,11 +114,11 @@ class RosterDraft:
     """A roster while its file is being read."""
 
     format: str
+    stated_total: int | None = None
     name: str = ""
     faction: str = ""
     detachment: str = ""
     battle_size: str = ""
-    stated_total: int | None = None
     units: list[UnitDraft] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -159,11 +168,7 @@ class RosterDraft:
                 "The file doesn't give Enhancement costs; they are counted in their units' points."
             )
         return Roster(
-            format=self.format,
-            name=self.name,
-            faction=self.faction,
-            detachment=self.detachment,
-            battle_size=self.battle_size,
+            **_copied(self, "format name faction detachment battle_size"),
             total_points=listed if self.stated_total is None else self.stated_total,
             units=units,
             warnings=tuple(dict.fromkeys(warnings)),

@@ -154,6 +154,9 @@ def battle_size(text: str) -> str:
     return f"{name} ({points} points)" if name else f"{points} points"
 
 
-def looks_like_battle_size(text: str) -> bool:
-    """A header line such as ``Incursion (1 000 Points)``."""
-    return _SIZE.match(_ORDINAL.sub("", " ".join(text.split()))) is not None
+def battle_size_line(text: str) -> str | None:
+    """The battle size a header line such as ``Incursion (1 000 Points)`` gives; None when
+    the line isn't one."""
+    if _SIZE.match(_ORDINAL.sub("", " ".join(text.split()))) is None:
+        return None
+    return battle_size(text)

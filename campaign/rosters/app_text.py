@@ -34,30 +34,32 @@ import re
 from ._build import RosterDraft, UnitDraft
 from ._text import (
     NUMBER,
-    battle_size,
+    battle_size_line,
     bullet_of,
     clean_faction,
     indent_of,
-    lines_of,
-    looks_like_battle_size,
     plausible_name,
     split_count,
     to_points,
 )
 from .model import APP_TEXT
 
+# Lines: units, headings to pass over, the footer.
 POINTS_TAIL = re.compile(rf"\(\s*({NUMBER.pattern})\s*points?\s*\)$", re.IGNORECASE)
+_GROUP_HEADING = re.compile(r"^Attached unit \d{1,3}$", re.IGNORECASE)
+_FOOTER = re.compile(r"^Exported with\b", re.IGNORECASE)
+
+# The header paragraph.
+MAX_HEADER_LINES = 8
+"""Faction (two lines at most), detachment, disposition, battle size, and some slack."""
 _DETACHMENT_TAIL = re.compile(r"\(\s*\d{1,3}\s*Detachment\s+Points?\s*\)$", re.IGNORECASE)
-_ENHANCEMENT = re.compile(r"^Enhancements?\s*:\s*(.*)$", re.IGNORECASE)
+_DISPOSITION = re.compile(r"^Force Dispositions?\s*:", re.IGNORECASE)
+
+# A unit's items.
+ENHANCEMENT = re.compile(r"^Enhancements?\s*:\s*(.*)$", re.IGNORECASE)
 _ENHANCEMENT_COST = re.compile(r"\(\s*\+?\s*(\d{1,4})\s*(?:pts|points?)\s*\)$", re.IGNORECASE)
 _ATTACHED_AS = re.compile(r"^Attached as\s*:\s*(.*)$", re.IGNORECASE)
 _KEYWORD = re.compile(r"\bKeywords?\s*:\s*(.+)$", re.IGNORECASE)
-_GROUP_HEADING = re.compile(r"^Attached unit \d{1,3}$", re.IGNORECASE)
-_FOOTER = re.compile(r"^Exported with\b", re.IGNORECASE)
-_DISPOSITION = re.compile(r"^Force Dispositions?\s*:", re.IGNORECASE)
-
-MAX_HEADER_LINES = 8
-"""Faction (two lines at most), detachment, disposition, battle size, and some slack."""
 
 SECTIONS: dict[str, dict[str, bool]] = {
     "CHARACTERS": {"character": True, "battleline": False, "dedicated_transport": False},
@@ -148,10 +150,9 @@ def apply_attachment(unit: UnitDraft, text: str) -> None:
         unit.set_flag("character", False)
 
 
-def parse(text: str) -> RosterDraft:
-    """Read an app export into a draft (see the module docstring for the grammar)."""
+def parse(lines: list[str]) -> RosterDraft:
+    """Read an app export, cut by ``lines_of``, into a draft (the grammar: module docstring)."""
     draft = RosterDraft(format=APP_TEXT)
-    lines = lines_of(text)
     index = _skip_blank(lines, 0)
     following = _skip_blank(lines, index + 1)
     starts_with_unit = following < len(lines) and bullet_of(lines[following])[0]
@@ -186,8 +187,8 @@ def _read_header(lines: list[str], index: int, draft: RosterDraft) -> int:
         if tail := _DETACHMENT_TAIL.search(line):
             draft.detachment = line[: tail.start()].strip()
             detachment_at = len(others)
-        elif looks_like_battle_size(line):
-            draft.battle_size = battle_size(line)
+        elif size := battle_size_line(line):
+            draft.battle_size = size
         elif not _DISPOSITION.match(line):
             others.append(line)
         index += 1
@@ -210,31 +211,26 @@ def _read_body(lines: list[str], draft: RosterDraft) -> None:
         text = line.strip()
         if not text:
             continue
-        bullet, rest = bullet_of(line)
-        if bullet:
-            if unit is None:
-                skipped += 1
-            else:
-                items.append(line)
-            continue
-        if _FOOTER.match(text) or _GROUP_HEADING.match(text):
-            continue
-        if is_heading(text):
-            _finish(unit, items)
-            unit, items = None, []
-            section = SECTIONS.get(section_key(text), {})
-            continue
-        found = points_line(text)
-        if found:
-            _finish(unit, items)
-            unit, items = UnitDraft(name=found[0], points=found[1]), []
-            for flag, value in (section or {}).items():
-                unit.set_flag(flag, value)
-            draft.add_unit(unit)
-        elif unit is not None:
-            items.append(line)  # a wargear line without a bullet
-        else:
+        if not bullet_of(line)[0]:
+            if _FOOTER.match(text) or _GROUP_HEADING.match(text):
+                continue
+            if is_heading(text):
+                _finish(unit, items)
+                unit, items = None, []
+                section = SECTIONS.get(section_key(text), {})
+                continue
+            found = points_line(text)
+            if found:
+                _finish(unit, items)
+                unit, items = UnitDraft(name=found[0], points=found[1]), []
+                for flag, value in (section or {}).items():
+                    unit.set_flag(flag, value)
+                draft.add_unit(unit)
+                continue
+        if unit is None:
             skipped += 1
+        else:
+            items.append(line)  # an item: a bullet, or a wargear line without one
     _finish(unit, items)
     if skipped:
         draft.warnings.append(f"{skipped} line(s) weren't understood and were left out.")
@@ -274,13 +270,9 @@ def _special(unit: UnitDraft, text: str) -> bool:
     if text.lower() == "warlord":
         unit.warlord = True
         return True
-    match = _ENHANCEMENT.match(text)
+    match = ENHANCEMENT.match(text)
     if match:
-        name, points = match.group(1).strip(), None
-        cost = _ENHANCEMENT_COST.search(name)
-        if cost:
-            name, points = name[: cost.start()].strip(), int(cost.group(1))
-        unit.add_enhancement(name, points)
+        unit.add_costed_enhancement(match.group(1), _ENHANCEMENT_COST)
         return True
     match = _ATTACHED_AS.match(text)
     if match:

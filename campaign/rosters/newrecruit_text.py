@@ -49,32 +49,19 @@ from ._text import (
     bullet_of,
     clean_faction,
     indent_of,
-    lines_of,
     plausible_name,
     split_count,
     split_items,
     to_points,
 )
-from .app_text import SECTIONS, is_heading, section_key
+from .app_text import ENHANCEMENT, SECTIONS, is_heading, section_key
 from .model import NEWRECRUIT_FULL, NEWRECRUIT_SHORT, NEWRECRUIT_WTC
 
 BRACKET_POINTS = re.compile(rf"\[\s*({NUMBER.pattern})\s*pts?\b[^\]]{{0,80}}\]")
 ROUND_POINTS = re.compile(rf"\(\s*({NUMBER.pattern})\s*pts?\s*\)", re.IGNORECASE)
-WTC_KEY = re.compile(
-    r"^\+\s*(FACTION KEYWORD|DETACHMENT|TOTAL ARMY POINTS|WARLORD|ENHANCEMENTS?|"
-    r"NUMBER OF UNITS|FORCE DISPOSITION|SECONDARY)\s*:\s*(.*)$",
-    re.IGNORECASE,
-)
 FORCE_LINE = re.compile(r"^#\s*\+\+(.*?)\+\+\s*(.*)$")
-
 _ITEM_COST = re.compile(r"[\[(]\s*\+?\s*(\d{1,4})\s*pts?\s*[\])]$", re.IGNORECASE)
 _INNER_UPGRADE = re.compile(r"\(([^()]{1,120}?)\s+upgrade\)", re.IGNORECASE)
-_LABEL = re.compile(r"^(Char\d{1,3})\s*:\s*", re.IGNORECASE)
-_ENHANCEMENT = re.compile(r"^Enhancements?\s*:\s*(.*)$", re.IGNORECASE)
-_WITH = re.compile(r"^\d{1,4}\s+with\s+(.*)$", re.IGNORECASE)
-_LEADING = re.compile(r"^(Leading|Attached to)\b", re.IGNORECASE)
-_FOOTER = re.compile(r"^Created with\b", re.IGNORECASE)
-_WARLORD_REF = re.compile(r"^(?:(Char\d{1,3})\s*:\s*)?(.+)$", re.IGNORECASE)
 
 ROLE_GROUPS = {"character", "epic hero", "battleline", "dedicated transport"}
 NO_ROLE_GROUPS = {"allied units", "other", "uncategorised", "no category", "unit"}
@@ -93,7 +80,7 @@ def absorb_items(unit: UnitDraft, items: list[str], detachment: str = "") -> Non
         if cost and not split_count(item)[0]:
             unit.add_enhancement(item[: cost.start()], int(cost.group(1)))
             continue
-        enhancement = _ENHANCEMENT.match(item)
+        enhancement = ENHANCEMENT.match(item)
         if enhancement:
             unit.add_enhancement(enhancement.group(1), None)
             continue
@@ -114,15 +101,15 @@ def absorb_items(unit: UnitDraft, items: list[str], detachment: str = "") -> Non
 # --- full style ----------------------------------------------------------------------
 
 
-def parse_full(text: str) -> RosterDraft:
-    """Read New Recruit's full ``[N pts]`` style into a draft."""
+def parse_full(lines: list[str]) -> RosterDraft:
+    """Read New Recruit's full ``[N pts]`` style, cut by ``lines_of``, into a draft."""
     draft = RosterDraft(format=NEWRECRUIT_FULL)
     force_totals: list[int] = []
     group: str | None = None
     unit: UnitDraft | None = None
     skipped = 0
     seen_title = False
-    for line in lines_of(text):
+    for line in lines:
         stripped = line.strip()
         if not stripped:
             continue
@@ -259,9 +246,20 @@ def _enhancement_warning(draft: RosterDraft) -> None:
 
 # --- WTC, GW and short styles ---------------------------------------------------------
 
+WTC_KEY = re.compile(
+    r"^\+\s*(FACTION KEYWORD|DETACHMENT|TOTAL ARMY POINTS|WARLORD|ENHANCEMENTS?|"
+    r"NUMBER OF UNITS|FORCE DISPOSITION|SECONDARY)\s*:\s*(.*)$",
+    re.IGNORECASE,
+)
+_LABEL = re.compile(r"^(Char\d{1,3})\s*:\s*", re.IGNORECASE)
+_WITH = re.compile(r"^\d{1,4}\s+with\s+(.*)$", re.IGNORECASE)
+_LEADING = re.compile(r"^(Leading|Attached to)\b", re.IGNORECASE)
+_FOOTER = re.compile(r"^Created with\b", re.IGNORECASE)
+_WARLORD_REF = re.compile(r"^(?:(Char\d{1,3})\s*:\s*)?(.+)$", re.IGNORECASE)
 
-def parse_round(text: str) -> RosterDraft:
-    """Read New Recruit's ``(N pts)`` styles (WTC, GW, short) into a draft."""
+
+def parse_round(lines: list[str]) -> RosterDraft:
+    """Read New Recruit's ``(N pts)`` styles (WTC, GW, short), cut by ``lines_of``, into a draft."""
     draft = RosterDraft(format=NEWRECRUIT_SHORT)
     section: dict[str, bool] | None = None
     unit: UnitDraft | None = None
@@ -270,7 +268,7 @@ def parse_round(text: str) -> RosterDraft:
     warlord_ref = ""
     stated_units: int | None = None
     skipped = 0
-    for line in lines_of(text):
+    for line in lines:
         stripped = line.strip()
         if not stripped or _FOOTER.match(stripped):
             continue
@@ -341,7 +339,7 @@ def _round_section(heading: str) -> dict[str, bool]:
 
 def _unit_line(line: str) -> tuple[str, int | None, str, int, str] | None:
     """``Char2: 1x Blade Champion (135 pts): Vaultswords`` -> label, count, name, points, gear."""
-    if _ENHANCEMENT.match(line):
+    if ENHANCEMENT.match(line):
         return None
     found = ROUND_POINTS.search(line)
     if not found:
@@ -388,15 +386,11 @@ def _finish_round(unit: UnitDraft | None, lines: list[str], detachment: str) -> 
 
     for line in lines:
         bullet, text = bullet_of(line)
-        if not bullet and (_ENHANCEMENT.match(text) or _LEADING.match(text)):
+        if not bullet and (ENHANCEMENT.match(text) or _LEADING.match(text)):
             settle(False)
-            enhancement = _ENHANCEMENT.match(text)
+            enhancement = ENHANCEMENT.match(text)
             if enhancement:
-                name, points = enhancement.group(1), None
-                cost = _ITEM_COST.search(name)
-                if cost:
-                    name, points = name[: cost.start()], int(cost.group(1))
-                unit.add_enhancement(name, points)
+                unit.add_costed_enhancement(enhancement.group(1), _ITEM_COST)
             continue
         if bullet and indent_of(line) <= top:
             settle(False)

@@ -43,13 +43,14 @@ def parse_roster(data: bytes | str, *, filename: str = "") -> Roster:
         return battlescribe.parse_ros(raw, subject).build()
     if start in "{[":
         return battlescribe.parse_json(text, subject).build()
-    reader = _text_reader(lines_of(text))
+    lines = lines_of(text)
+    reader = _text_reader(lines)
     if reader is None:
         raise not_a_roster(subject)
-    return reader(text).build()
+    return reader(lines).build()
 
 
-def _text_reader(lines: list[str]) -> Callable[[str], RosterDraft] | None:
+def _text_reader(lines: list[str]) -> Callable[[list[str]], RosterDraft] | None:
     """Pick the text grammar with the most lines that fit it; None if none fits well enough.
 
     The app's export always has a title line and a unit line, both ``(N Points)``; New

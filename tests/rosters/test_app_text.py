@@ -3,6 +3,7 @@
 import pytest
 
 from campaign.rosters import parse_roster
+from tests.rosters.tables import as_row, cells, fields, rows_of
 
 NBSP = "\u00a0"
 
@@ -71,26 +72,22 @@ Gretchin (40 Points)
 
 Exported with App Version: v1.30.0 (1), Data Version: v590"""
 
-ORK_UNITS = [
-    # name, points, models, character, epic hero, battleline, dedicated transport
-    ("Warboss", 80, 1, True, None, False, False),
-    ("Painboy", 70, 1, True, None, False, False),
-    ("Boyz", 85, 10, False, False, True, False),
-    ("Boyz", 85, 10, False, False, True, False),
-    ("Trukk", 70, 1, False, False, False, True),
-    ("Deff Dread", 120, 1, False, False, False, False),
-    ("Stormboyz", 65, 5, False, False, False, False),
-    ("Gretchin", 40, 1, None, None, None, None),
-]
+ORK_UNITS = rows_of("""
+Warboss | 80 | 1 | C?--W | Headwoppa's Killchoppa
+Painboy | 70 | 1 | C?---
+Boyz | 85 | 10 | --B--
+Boyz | 85 | 10 | --B--
+Trukk | 70 | 1 | ---T-
+Deff Dread | 120 | 1 | -----
+Stormboyz | 65 | 5 | -----
+Gretchin | 40 | 1 | ????-
+""")
 
 
-def summary(text: str | bytes) -> list[tuple]:
+def summary(text: str | bytes) -> tuple:
     roster = parse_roster(text)
     assert roster.format == "wh40k-app-text"
-    return [
-        (u.name, u.points, u.models, u.character, u.epic_hero, u.battleline, u.dedicated_transport)
-        for u in roster.units
-    ]
+    return tuple(as_row(unit) for unit in roster.units)
 
 
 def test_it_reads_every_section_and_what_it_says_about_roles():
@@ -100,11 +97,8 @@ def test_it_reads_every_section_and_what_it_says_about_roles():
 
 def test_it_reads_the_header():
     roster = parse_roster(ORKS)
-    assert (roster.name, roster.faction, roster.detachment, roster.battle_size) == (
-        "Waaagh Wednesday",
-        "Orks",
-        "War Horde",
-        "Incursion (1000 points)",
+    assert fields(roster, "name faction detachment battle_size") == cells(
+        "Waaagh Wednesday | Orks | War Horde | Incursion (1000 points)"
     )
     assert roster.total_points == 1000
     assert roster.units_points == 615

@@ -8,6 +8,7 @@ import pytest
 
 from campaign.rosters import RosterError, parse_roster
 from tests.rosters.expected import SAMPLES
+from tests.rosters.tables import as_row, cells, fields, rows_of
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -66,105 +67,33 @@ def test_it_reads_a_roster_written_as_json_exactly_as_the_ros(path):
     from_json = parse_roster(ros_to_json(data))
     assert from_json.format == "newrecruit-json"
     assert from_json.units == from_xml.units
-    assert (from_json.name, from_json.faction, from_json.detachment, from_json.battle_size) == (
-        from_xml.name,
-        from_xml.faction,
-        from_xml.detachment,
-        from_xml.battle_size,
-    )
-    assert from_json.total_points == from_xml.total_points
+    same = "name faction detachment battle_size total_points"
+    assert fields(from_json, same) == fields(from_xml, same)
+
+
+BLOOD_ANGELS = """
+Captain Aurelio | 90 | 1 | C---W | Gift of Foresight | 15
+Lemartes | 100 | 1 | CE---
+Squad Aphael | 90 | 5 | --B--
+# Points on a unit-size upgrade with the models under it are not an Enhancement.
+Death Company Marines | 160 | 10 | -----
+Rhino | 75 | 1 | ---T-
+Baal Predator | 135 | 1 | -----
+Sanguinary Guard | 230 | 5 | -----
+"""
 
 
 def test_it_reads_a_new_recruit_json_export():
     roster = parse_roster((FIXTURES / "newrecruit-blood-angels.json").read_bytes())
-    assert (
-        roster.format,
-        roster.name,
-        roster.faction,
-        roster.detachment,
-        roster.battle_size,
-        roster.total_points,
-    ) == (
-        "newrecruit-json",
-        "Angels of Death",
-        "Adeptus Astartes - Blood Angels",
-        "Liberator Assault Group",
-        "Incursion (1000 points)",
-        880,
+    assert fields(roster, "format name total_points") == ("newrecruit-json", "Angels of Death", 880)
+    assert fields(roster, "faction detachment battle_size") == cells(
+        "Adeptus Astartes - Blood Angels | Liberator Assault Group | Incursion (1000 points)"
     )
-    assert [
-        (
-            u.name,
-            u.datasheet,
-            u.points,
-            u.models,
-            u.character,
-            u.epic_hero,
-            u.battleline,
-            u.dedicated_transport,
-            u.enhancement,
-            u.enhancement_points,
-            u.warlord,
-        )
-        for u in roster.units
-    ] == [
-        (
-            "Captain Aurelio",
-            "Captain with Jump Pack",
-            90,
-            1,
-            True,
-            False,
-            False,
-            False,
-            "Gift of Foresight",
-            15,
-            True,
-        ),
-        ("Lemartes", "Lemartes", 100, 1, True, True, False, False, "", None, False),
-        (
-            "Squad Aphael",
-            "Assault Intercessors with Jump Packs",
-            90,
-            5,
-            False,
-            False,
-            True,
-            False,
-            "",
-            None,
-            False,
-        ),
-        # Points on a unit-size upgrade with the models under it are not an Enhancement.
-        (
-            "Death Company Marines",
-            "Death Company Marines",
-            160,
-            10,
-            False,
-            False,
-            False,
-            False,
-            "",
-            None,
-            False,
-        ),
-        ("Rhino", "Rhino", 75, 1, False, False, False, True, "", None, False),
-        ("Baal Predator", "Baal Predator", 135, 1, False, False, False, False, "", None, False),
-        (
-            "Sanguinary Guard",
-            "Sanguinary Guard",
-            230,
-            5,
-            False,
-            False,
-            False,
-            False,
-            "",
-            None,
-            False,
-        ),
-    ]
+    assert tuple(as_row(unit) for unit in roster.units) == rows_of(BLOOD_ANGELS)
+    assert {u.name: u.datasheet for u in roster.units if u.datasheet != u.name} == {
+        "Captain Aurelio": "Captain with Jump Pack",
+        "Squad Aphael": "Assault Intercessors with Jump Packs",
+    }
     assert roster.warnings == ()
 
 

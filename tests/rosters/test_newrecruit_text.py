@@ -3,6 +3,7 @@
 import pytest
 
 from campaign.rosters import parse_roster
+from tests.rosters.tables import as_row, cells, fields, rows_of
 
 FULL = """\
 Imperium - Adeptus Astartes - Dark Angels - Ravenwing Raid - [1000 pts]
@@ -40,44 +41,27 @@ Ravenwing Black Knights [250 pts]:
 ## Allied Units [0 pts]
 """
 
-FULL_UNITS = [
-    # name, points, models, character, epic hero, battleline, transport, enhancement, WL
-    ("Sammael", 150, 1, True, True, None, None, "", True),
-    ("Chaplain on Bike", 105, 1, True, False, None, None, "Pennant of Remembrance", False),
-    ("Intercessor Squad", 80, 5, False, False, True, None, "", False),
-    ("Intercessor Squad", 80, 5, False, False, True, None, "", False),
-    ("Impulsor", 85, 1, False, False, None, True, "", False),
-    ("Ravenwing Black Knights", 250, 3, False, False, None, None, "", False),
-    ("Ravenwing Black Knights", 250, 3, False, False, None, None, "", False),
-]
+FULL_UNITS = rows_of("""
+Sammael | 150 | 1 | CE??W
+Chaplain on Bike | 105 | 1 | C-??- | Pennant of Remembrance | 15
+Intercessor Squad | 80 | 5 | --B?-
+Intercessor Squad | 80 | 5 | --B?-
+Impulsor | 85 | 1 | --?T-
+Ravenwing Black Knights | 250 | 3 | --??-
+Ravenwing Black Knights | 250 | 3 | --??-
+""")
 
 
-def rows(text: str) -> list[tuple]:
-    return [
-        (
-            u.name,
-            u.points,
-            u.models,
-            u.character,
-            u.epic_hero,
-            u.battleline,
-            u.dedicated_transport,
-            u.enhancement,
-            u.warlord,
-        )
-        for u in parse_roster(text).units
-    ]
+def rows(text: str) -> tuple:
+    return tuple(as_row(unit) for unit in parse_roster(text).units)
 
 
 def test_it_reads_the_full_style():
     roster = parse_roster(FULL)
     assert roster.format == "newrecruit-text-full"
-    assert (roster.name, roster.faction, roster.detachment, roster.battle_size) == (
-        "Ravenwing Raid",
-        "Adeptus Astartes - Dark Angels",
-        "Unforgiven Task Force",
-        "Incursion (1000 points)",
-    )
+    header = "Ravenwing Raid | Adeptus Astartes - Dark Angels | Unforgiven Task Force"
+    assert fields(roster, "name faction detachment") == cells(header)
+    assert roster.battle_size == "Incursion (1000 points)"
     assert roster.total_points == 1000
     assert rows(FULL) == FULL_UNITS
 
@@ -172,14 +156,14 @@ Char2: 1x Overlord (85 pts): Overlord's blade, Tachyon arrow
 Created with newrecruit.eu v35.12
 """
 
-WTC_UNITS = [
-    ("Technomancer", 90, 1, True, None, None, None, "Phylacterine Hive", False),
-    ("Overlord", 85, 1, True, None, None, None, "", True),
-    ("Necron Warriors", 90, 10, False, False, None, None, "", False),
-    ("Necron Warriors", 90, 10, False, False, None, None, "", False),
-    ("Lokhust Heavy Destroyers", 165, 3, False, False, None, None, "", False),
-    ("Doomsday Ark", 200, 1, False, False, None, None, "", False),
-]
+WTC_UNITS = rows_of("""
+Technomancer | 90 | 1 | C???- | Phylacterine Hive | 15
+Overlord | 85 | 1 | C???W
+Necron Warriors | 90 | 10 | --??-
+Necron Warriors | 90 | 10 | --??-
+Lokhust Heavy Destroyers | 165 | 3 | --??-
+Doomsday Ark | 200 | 1 | --??-
+""")
 
 
 def test_it_reads_the_wtc_style():
@@ -246,12 +230,12 @@ OTHER DATASHEETS
 
 def test_it_reads_the_gw_style():
     """Sections as in the app; an item with ``(+N pts)`` is the Enhancement."""
-    assert rows(GW) == [
-        ("Master of Executions", 115, 1, True, None, None, None, "Berzerker Glaive", True),
-        ("Khorne Berzerkers", 180, 10, False, False, True, None, "", False),
-        ("Maulerfiend", 140, 1, False, False, None, None, "", False),
-        ("Eightbound", 125, 3, False, False, None, None, "", False),
-    ]
+    assert rows(GW) == rows_of("""
+        Master of Executions | 115 | 1 | C???W | Berzerker Glaive | 35
+        Khorne Berzerkers | 180 | 10 | --B?-
+        Maulerfiend | 140 | 1 | --??-
+        Eightbound | 125 | 3 | --??-
+    """)
     master, berzerkers, maulerfiend = parse_roster(GW).units[:3]
     assert master.enhancement_points == 35
     assert berzerkers.models_description == "1x Khorne Berzerker Champion, 9x Khorne Berzerker"
@@ -270,12 +254,12 @@ Overlord (85pts): Warlord, Overlord's blade
 def test_it_reads_the_short_style():
     roster = parse_roster(SHORT)
     assert roster.format == "newrecruit-text-short"
-    assert rows(SHORT) == [
-        ("Technomancer", 75, 1, None, None, None, None, "Phylacterine Hive", False),
-        ("Overlord", 85, 1, None, None, None, None, "", True),
-        ("Necron Warriors", 90, 10, None, None, None, None, "", False),
-        ("Lokhust Heavy Destroyers", 165, 3, None, None, None, None, "", False),
-    ]
+    assert rows(SHORT) == rows_of("""
+        Technomancer | 75 | 1 | ????- | Phylacterine Hive | 15
+        Overlord | 85 | 1 | ????W
+        Necron Warriors | 90 | 10 | ????-
+        Lokhust Heavy Destroyers | 165 | 3 | ????-
+    """)
     assert roster.total_points == 415
     assert "The file doesn't give a total; its units add up to 415 pts." in roster.warnings
 

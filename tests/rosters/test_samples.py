@@ -4,8 +4,9 @@ import hashlib
 
 import pytest
 
-from campaign.rosters import RosterUnit, parse_roster
-from tests.rosters.expected import EXPECTED, SAMPLES, Expected, Row, sample_files
+from campaign.rosters import parse_roster
+from tests.rosters.expected import EXPECTED, SAMPLES, Expected, sample_files
+from tests.rosters.tables import HEADER, as_row, fields
 
 SIZES = {
     "app-text/space-wolves-boop.txt": 2879,
@@ -21,19 +22,6 @@ SIZES = {
     "text-plain/tau-nr-short.txt": 1188,
 }
 """Sizes SOURCES.md gives, to catch a sample rewritten on copy (CRLF, stripped spaces)."""
-
-
-def as_row(unit: RosterUnit) -> Row:
-    flags = (unit.character, unit.epic_hero, unit.battleline, unit.dedicated_transport)
-    return Row(
-        unit.name,
-        unit.points,
-        unit.models,
-        flags,
-        unit.enhancement,
-        unit.enhancement_points,
-        unit.warlord,
-    )
 
 
 def test_it_has_a_table_for_every_sample_file():
@@ -55,21 +43,7 @@ def test_it_parses_each_sample_to_its_table(expected: Expected):
     """Names, points, model counts, roles, Enhancements, Warlord and totals, in file order."""
     path = SAMPLES / expected.path
     roster = parse_roster(path.read_bytes(), filename=path.name)
-    assert (
-        roster.format,
-        roster.name,
-        roster.faction,
-        roster.detachment,
-        roster.battle_size,
-        roster.total_points,
-    ) == (
-        expected.format,
-        expected.name,
-        expected.faction,
-        expected.detachment,
-        expected.battle_size,
-        expected.total_points,
-    )
+    assert fields(roster, HEADER) == fields(expected, HEADER)
     assert [as_row(unit) for unit in roster.units] == list(expected.rows)
     assert all(unit.datasheet == unit.name for unit in roster.units)
 

@@ -17,6 +17,7 @@ from campaign.rosters._text import (
     split_items,
     to_points,
 )
+from tests.rosters.tables import cell_rows
 
 FUZZ = settings(max_examples=200, deadline=None, database=None)
 
@@ -107,33 +108,33 @@ def test_it_recognises_bullets(line, bullet):
     assert bullet_of(line) == bullet
 
 
-@pytest.mark.parametrize(
-    ("catalogue", "faction"),
-    [
-        ("Xenos - Leagues of Votann", "Leagues of Votann"),
-        ("Imperium - Adeptus Astartes - Ultramarines", "Adeptus Astartes - Ultramarines"),
-        ("Chaos - Chaos Daemons", "Chaos Daemons"),
-        ("Death Guard", "Death Guard"),
-        ("Chaos", "Chaos"),
-        ("Aeldari - Craftworlds", "Aeldari - Craftworlds"),
-    ],
-)
+FACTIONS = """
+Xenos - Leagues of Votann | Leagues of Votann
+Imperium - Adeptus Astartes - Ultramarines | Adeptus Astartes - Ultramarines
+Chaos - Chaos Daemons | Chaos Daemons
+Death Guard | Death Guard
+Chaos | Chaos
+Aeldari - Craftworlds | Aeldari - Craftworlds
+"""
+
+
+@pytest.mark.parametrize(("catalogue", "faction"), cell_rows(FACTIONS))
 def test_it_drops_battlescribe_s_grand_alliance_shelf_from_factions(catalogue, faction):
     assert clean_faction(catalogue) == faction
 
 
-@pytest.mark.parametrize(
-    ("text", "size"),
-    [
-        ("Strike Force (2000 Points)", "Strike Force (2000 points)"),
-        ("Incursion (1 000 Points)", "Incursion (1000 points)"),
-        ("Strike Force (2,000 Points)", "Strike Force (2000 points)"),
-        ("2. Strike Force (2000 Point limit)", "Strike Force (2000 points)"),
-        ("1. Incursion (1000 Point limit)", "Incursion (1000 points)"),
-        ("Onslaught  (3000 pts)", "Onslaught (3000 points)"),
-        ("Combat Patrol", "Combat Patrol"),
-    ],
-)
+BATTLE_SIZES = """
+Strike Force (2000 Points) | Strike Force (2000 points)
+Incursion (1 000 Points) | Incursion (1000 points)
+Strike Force (2,000 Points) | Strike Force (2000 points)
+2. Strike Force (2000 Point limit) | Strike Force (2000 points)
+1. Incursion (1000 Point limit) | Incursion (1000 points)
+Onslaught  (3000 pts) | Onslaught (3000 points)
+Combat Patrol | Combat Patrol
+"""
+
+
+@pytest.mark.parametrize(("text", "size"), cell_rows(BATTLE_SIZES))
 def test_it_words_every_battle_size_the_same_way(text, size):
     assert battle_size(text) == size
 

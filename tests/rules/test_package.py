@@ -1,4 +1,7 @@
-"""The rules package stands alone: no Django, standard library only (style convention 1)."""
+"""The rules package stands alone: no Django, standard library only (style convention 1).
+
+The two checkers here serve tests/rosters/test_package.py too.
+"""
 
 import ast
 import os
@@ -28,29 +31,25 @@ from campaign.rules import (
 """
 
 
-def test_it_imports_without_django_settings_and_loads_no_django_module():
-    """Convention 1: `import campaign.rules` works with no DJANGO_SETTINGS_MODULE."""
+NO_DJANGO = (
+    "import sys\n"
+    "loaded = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"
+    "assert not loaded, loaded\n"
+)
+
+
+def assert_runs_without_django(script: str, *args: str) -> None:
+    """Run ``script`` (then ``NO_DJANGO``) in a fresh interpreter with no DJANGO_SETTINGS_MODULE."""
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    script = (
-        INTERFACE + "import sys\n"
-        "loaded = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"
-        "assert not loaded, loaded\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=REPO_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    command = [sys.executable, "-c", script + NO_DJANGO, *args]
+    result = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
 
-def test_it_imports_only_the_standard_library_and_itself():
-    """Convention 1: every module in campaign/rules uses the standard library only."""
-    for path in RULES_DIR.glob("*.py"):
+def assert_imports_only_stdlib(package: Path, allowed: frozenset[str] = frozenset()) -> None:
+    """Every module in ``package`` imports the standard library, ``allowed`` and itself only."""
+    for path in package.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
             if isinstance(node, ast.Import):
                 roots = [alias.name.split(".")[0] for alias in node.names]
@@ -59,7 +58,18 @@ def test_it_imports_only_the_standard_library_and_itself():
             else:
                 continue
             for root in roots:
-                assert root == "__future__" or root in sys.stdlib_module_names, (path.name, root)
+                known = root == "__future__" or root in sys.stdlib_module_names
+                assert known or root in allowed, (path.name, root)
+
+
+def test_it_imports_without_django_settings_and_loads_no_django_module():
+    """Convention 1: `import campaign.rules` works with no DJANGO_SETTINGS_MODULE."""
+    assert_runs_without_django(INTERFACE)
+
+
+def test_it_imports_only_the_standard_library_and_itself():
+    """Convention 1: every module in campaign/rules uses the standard library only."""
+    assert_imports_only_stdlib(RULES_DIR)
 
 
 def test_it_exports_every_name_it_lists():
