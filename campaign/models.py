@@ -51,6 +51,15 @@ def up_to(most: int) -> list:
     return [MaxValueValidator(most)]
 
 
+def house_rule(name: str, meaning: str) -> models.PositiveIntegerField:
+    """A number of a campaign's house rules, defaulting to the rulebook's."""
+    most = MOST_RP if "rp" in name else MOST_SUPPLY
+    rulebook = getattr(HOUSE, name)
+    return models.PositiveIntegerField(
+        validators=up_to(most), default=rulebook, help_text=f"{meaning} (rulebook: {rulebook})."
+    )
+
+
 class Named(models.Model):
     """A row shown by its name, with a page of its own (the URL named `detail_url`)."""
 
@@ -78,26 +87,10 @@ class Campaign(Named):
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="campaigns"
     )
-    starting_supply_limit = models.PositiveIntegerField(
-        validators=up_to(MOST_SUPPLY),
-        default=rules.DEFAULT_HOUSE_RULES.starting_supply_limit,
-        help_text=f"Supply Limit of a new force (rulebook: {HOUSE.starting_supply_limit}).",
-    )
-    starting_rp = models.PositiveIntegerField(
-        validators=up_to(MOST_RP),
-        default=rules.DEFAULT_HOUSE_RULES.starting_rp,
-        help_text=f"Requisition points of a new force (rulebook: {HOUSE.starting_rp}).",
-    )
-    rp_cap = models.PositiveIntegerField(
-        validators=up_to(MOST_RP),
-        default=rules.DEFAULT_HOUSE_RULES.rp_cap,
-        help_text=f"Most RP a force can hold (rulebook: {HOUSE.rp_cap}).",
-    )
-    supply_limit_increase = models.PositiveIntegerField(
-        validators=up_to(MOST_SUPPLY),
-        default=rules.DEFAULT_HOUSE_RULES.supply_limit_increase,
-        help_text=f"Supply Limit gained per purchase (rulebook: {HOUSE.supply_limit_increase}).",
-    )
+    starting_supply_limit = house_rule("starting_supply_limit", "Supply Limit of a new force")
+    starting_rp = house_rule("starting_rp", "Requisition points of a new force")
+    rp_cap = house_rule("rp_cap", "Most RP a force can hold")
+    supply_limit_increase = house_rule("supply_limit_increase", "Supply Limit gained per purchase")
 
     HOUSE_RULE_FIELDS = ("starting_supply_limit", "starting_rp", "rp_cap", "supply_limit_increase")
     DETAIL_FIELDS = ("name", "description")
