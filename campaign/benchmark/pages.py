@@ -1,7 +1,7 @@
 """Time the pages of seeded leagues against the targets of "Ready for a whole gaming group".
 
 Each page is fetched in-process through Django's test Client, logged in as the user
-who would look at it. A first fetch counts the queries and a second warms up; then
+who would look at it. A first fetch warms up and a second counts the queries; then
 every page is timed once per round, round after round, so that whatever else the
 machine is doing weighs on all of them alike, the 20-battle campaign's pages
 included. The median of the rounds is the page's time. Every time is also a ratio to
@@ -79,25 +79,36 @@ def page_probe(key: str, database: BenchDatabase, client: Client, url: str) -> P
 
 
 @dataclass(frozen=True)
+class Query:
+    ms: float
+    sql: str
+
+
+@dataclass(frozen=True)
 class Timing:
     queries: int
     median_ms: float
     min_ms: float
     max_ms: float
+    captured: tuple[Query, ...] = ()
+    """The queries of one warm run, with their times, for `slowest`."""
+
+    def slowest(self, count: int) -> list[Query]:
+        return sorted(self.captured, key=lambda q: q.ms, reverse=True)[:count]
 
 
 class Stopwatch:
-    """Counts each probe's queries, warms it up, then times it once per round."""
+    """Warms each probe up, counts its queries on a second run, then times it per round."""
 
     def __init__(self, repeat: int) -> None:
         self.repeat = repeat
 
     def measure(self, probes: list[Probe]) -> dict[str, Timing]:
-        queries = {}
+        captured = {}
         for probe in probes:
             with probe.database.active():
-                queries[probe.key] = self._once(probe, count=True)[1]
                 self._once(probe)
+                captured[probe.key] = self._once(probe, capture=True)[1]
         samples: dict[str, list[float]] = {probe.key: [] for probe in probes}
         for _ in range(self.repeat):
             gc.collect()
@@ -105,14 +116,20 @@ class Stopwatch:
                 with probe.database.active():
                     samples[probe.key].append(self._once(probe)[0])
         return {
-            key: Timing(queries[key], statistics.median(times), min(times), max(times))
+            key: Timing(
+                len(captured[key]),
+                statistics.median(times),
+                min(times),
+                max(times),
+                captured[key],
+            )
             for key, times in samples.items()
         }
 
-    def _once(self, probe: Probe, *, count: bool = False) -> tuple[float, int]:
+    def _once(self, probe: Probe, *, capture: bool = False) -> tuple[float, tuple[Query, ...]]:
         with transaction.atomic() if probe.rollback else nullcontext():
             url, request = probe.prepare()
-            with CaptureQueriesContext(connection) if count else nullcontext() as queries:
+            with CaptureQueriesContext(connection) if capture else nullcontext() as queries:
                 start = time.perf_counter()
                 response = request()
                 elapsed = (time.perf_counter() - start) * 1000
@@ -120,7 +137,9 @@ class Stopwatch:
                 transaction.set_rollback(True)
         if response.status_code != probe.expect:
             raise PageFailed(f"{url} answered {response.status_code}, not {probe.expect}")
-        return elapsed, len(queries) if count else 0
+        if not capture:
+            return elapsed, ()
+        return elapsed, tuple(Query(float(q["time"]) * 1000, q["sql"]) for q in queries)
 
 
 class Clients:
@@ -469,3 +488,14 @@ def table(rows: list[Row]) -> list[str]:
         ).rstrip()
 
     return [line(header), line(["-" * w for w in widths]), *(line(c) for c in cells)]
+
+
+def slowest_queries(rows: list[Row], count: int, *, width: int = 160) -> list[str]:
+    """Each row's `count` slowest queries (from its counted run), for finding what grows."""
+    lines = []
+    for r in rows:
+        lines.append(f"{r.page}: {r.timing.queries} queries")
+        for query in r.timing.slowest(count):
+            sql = " ".join(query.sql.split())
+            lines.append(f"  {query.ms:8.1f} ms  {sql[:width]}")
+    return lines

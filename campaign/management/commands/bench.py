@@ -53,6 +53,13 @@ class Command(BaseCommand):
             "are seeded if missing or incomplete, and kept).",
         )
         parser.add_argument("--json", metavar="PATH", help="Also write the results as JSON.")
+        parser.add_argument(
+            "--queries",
+            type=int,
+            default=0,
+            metavar="N",
+            help="Also print each page's N slowest queries, to see which ones grow.",
+        )
 
     def handle(self, *args, scale: str, repeat: int, keep: bool, reuse: bool, **options) -> None:
         if repeat < 1:
@@ -87,6 +94,9 @@ class Command(BaseCommand):
         )
         met = sum(1 for r in rows if r.met)
         targets = sum(1 for r in rows if r.met is not None)
+        if options["queries"]:
+            self.stdout.write("")
+            self.stdout.write("\n".join(pages.slowest_queries(rows, options["queries"])))
         self.stdout.write("")
         self.stdout.write("\n".join(pages.table(rows)))
         self.stdout.write("")
