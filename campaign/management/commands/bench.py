@@ -11,6 +11,7 @@ query counts; times live here.
 from __future__ import annotations
 
 import json
+import os
 import platform
 from pathlib import Path
 
@@ -75,18 +76,18 @@ class Command(BaseCommand):
             ):
                 baseline_report = self._seed(baseline_scale, baseline_db, reuse=reuse)
                 league_report = self._seed(league_scale, league_db, reuse=reuse)
-                with league_db.active():
-                    subjects = pages.find_subjects(league_report.campaign, league_scale)
-                with baseline_db.active():
-                    baseline_subjects = pages.find_subjects(
-                        baseline_report.campaign, baseline_scale, like=subjects
-                    )
+                subjects, baseline_subjects = pages.find_subjects(
+                    (league_db, league_report.campaign),
+                    (baseline_db, baseline_report.campaign),
+                    league_scale,
+                )
                 probes = pages.league_probes(subjects, league_db)
                 probes += pages.size_independent_probes(
                     baseline_subjects, baseline_db, suffix="_baseline"
                 )
                 self._say(f"timing {len(probes)} pages and steps, {repeat} rounds")
                 timings = pages.Stopwatch(repeat).measure(probes)
+                machine = _machine()
         except pages.PageFailed as error:
             raise CommandError(f"bench: {error}") from error
         rows = pages.judge(
@@ -104,6 +105,15 @@ class Command(BaseCommand):
             f"bench: {met} of {targets} targets met on {vendor} ({league_scale.name} scale, "
             f"median of {repeat} rounds; seeding took {league_report.seconds:,.1f} s)."
         )
+        self.stdout.write(
+            f"bench: {machine['cpus']} CPUs, load average {machine['load_average']:.1f} "
+            "while timing (this run counts for about 1)."
+        )
+        if machine["load_average"] > machine["cpus"]:
+            self.stdout.write(
+                "bench: the machine was busy with other work: times are inflated, ratios "
+                "less so. Run again when it is quieter for numbers to compare."
+            )
         if options["json"]:
             self._write_json(
                 Path(options["json"]),
@@ -114,6 +124,7 @@ class Command(BaseCommand):
                 rows=rows,
                 met=met,
                 targets=targets,
+                machine=machine,
             )
 
     def _seed(self, scale: seed.Scale, database: BenchDatabase, *, reuse: bool) -> seed.SeedReport:
@@ -140,13 +151,16 @@ class Command(BaseCommand):
         self.stdout.write(line)
         self.stdout.flush()
 
-    def _write_json(self, path: Path, *, vendor, scale, repeat, reports, rows, met, targets):
+    def _write_json(
+        self, path: Path, *, vendor, scale, repeat, reports, rows, met, targets, machine
+    ):
         result = {
             "database": vendor,
             "scale": scale.name,
             "repeat": repeat,
             "django": django.get_version(),
             "python": platform.python_version(),
+            "machine": machine,
             "seeding": {
                 name: {
                     "campaign": report.campaign.name,
@@ -161,3 +175,12 @@ class Command(BaseCommand):
         }
         path.write_text(json.dumps(result, indent=2) + "\n")
         self._say(f"bench: results written to {path}")
+
+
+def _machine() -> dict:
+    """How busy the machine was while timing: other work on it inflates every time."""
+    return {
+        "cpus": os.cpu_count() or 1,
+        "load_average": os.getloadavg()[0],
+        "platform": platform.platform(),
+    }
