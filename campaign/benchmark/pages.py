@@ -4,10 +4,11 @@ Each page is fetched in-process through Django's test Client, logged in as the u
 who would look at it. A first fetch warms up and a second counts the queries; then
 every page is timed once per round, round after round, so that whatever else the
 machine is doing weighs on all of them alike, the 20-battle campaign's pages
-included. The median of the rounds is the page's time. Every time is also a ratio to
-the admin login page timed in the same rounds, which makes runs on different
-machines comparable. Recording a battle end runs in a transaction rolled back after
-each round.
+included. Each run starts from a garbage-collected heap, so the collections a page
+triggers are its own. The median of the rounds is the page's time, also given as a
+ratio to the admin login page timed in the same rounds, which makes runs on
+different machines comparable. Recording a battle end runs in a transaction that is
+rolled back after each run.
 """
 
 from __future__ import annotations
@@ -112,7 +113,6 @@ class Stopwatch:
                 captured[probe.key] = self._once(probe, capture=True)[1]
         samples: dict[str, list[float]] = {probe.key: [] for probe in probes}
         for _ in range(self.repeat):
-            gc.collect()
             for probe in probes:
                 with probe.database.active():
                     samples[probe.key].append(self._once(probe)[0])
@@ -130,6 +130,9 @@ class Stopwatch:
     def _once(self, probe: Probe, *, capture: bool = False) -> tuple[float, tuple[Query, ...]]:
         with transaction.atomic() if probe.rollback else nullcontext():
             url, request = probe.prepare()
+            # Start from a collected heap: otherwise the garbage one page leaves (cycles of
+            # model instances) is collected, at a cost, in whichever page comes next.
+            gc.collect()
             with CaptureQueriesContext(connection) if capture else nullcontext() as queries:
                 start = time.perf_counter()
                 response = request()
