@@ -3,12 +3,13 @@
 Each page is fetched in-process through Django's test Client, logged in as the user
 who would look at it. A first fetch warms up and a second counts the queries; then
 every page is timed once per round, round after round, so that whatever else the
-machine is doing weighs on all of them alike, the 20-battle campaign's pages
-included. Each run starts from a garbage-collected heap, so the collections a page
-triggers are its own. The median of the rounds is the page's time, also given as a
-ratio to the admin login page timed in the same rounds, which makes runs on
-different machines comparable. Recording a battle end runs in a transaction that is
-rolled back after each run.
+machine is doing weighs on all of them alike, the 20-battle league's pages included.
+Each run starts from a garbage-collected heap, so the collections a page triggers
+are its own. The median of the rounds is the page's time. Ratios (to the admin login
+page, which makes runs on different machines comparable, and to the 20-battle
+league) are medians of each round's ratio: pages timed in the same round share
+whatever load the machine had then. Recording a battle end runs in a transaction
+that is rolled back after each run.
 """
 
 from __future__ import annotations
@@ -89,11 +90,21 @@ class Query:
 @dataclass(frozen=True)
 class Timing:
     queries: int
-    median_ms: float
-    min_ms: float
-    max_ms: float
+    samples_ms: tuple[float, ...]
+    """One time per round, in round order."""
     captured: tuple[Query, ...] = ()
     """The queries of one warm run, with their times, for `slowest`."""
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.samples_ms)
+
+    def ratio_to(self, other: Timing) -> float:
+        """The median of the per-round ratios: pages timed in the same round share the
+        machine's load, so this is steadier than a ratio of medians."""
+        return statistics.median(
+            a / b for a, b in zip(self.samples_ms, other.samples_ms, strict=True)
+        )
 
     def slowest(self, count: int) -> list[Query]:
         return sorted(self.captured, key=lambda q: q.ms, reverse=True)[:count]
@@ -117,13 +128,7 @@ class Stopwatch:
                 with probe.database.active():
                     samples[probe.key].append(self._once(probe)[0])
         return {
-            key: Timing(
-                len(captured[key]),
-                statistics.median(times),
-                min(times),
-                max(times),
-                captured[key],
-            )
+            key: Timing(len(captured[key]), tuple(times), captured[key])
             for key, times in samples.items()
         }
 
@@ -273,6 +278,18 @@ def _unit_with_the_same_record(campaign: Campaign, like: Unit) -> Unit:
         .order_by("distance", "other_datasheet", "pk")
         .first()
     )
+
+
+def side_by_side(league: list[Probe], baseline: list[Probe]) -> list[Probe]:
+    """The league's probes, each 20-battle probe right after its league twin, so that the
+    two are timed a moment apart in every round."""
+    twins = {probe.key.removesuffix("_baseline"): probe for probe in baseline}
+    ordered = []
+    for probe in league:
+        ordered.append(probe)
+        if probe.key in twins:
+            ordered.append(twins.pop(probe.key))
+    return ordered + list(twins.values())
 
 
 def _a_player_of(battle: Battle):
@@ -427,8 +444,8 @@ class Row:
             "page": self.page,
             "queries": self.timing.queries,
             "median_ms": round(self.timing.median_ms, 3),
-            "min_ms": round(self.timing.min_ms, 3),
-            "max_ms": round(self.timing.max_ms, 3),
+            "min_ms": round(min(self.timing.samples_ms), 3),
+            "max_ms": round(max(self.timing.samples_ms), 3),
             "ratio_to_login": round(self.ratio_to_login, 3),
             "ratio_to_baseline": (
                 round(self.ratio_to_baseline, 3) if self.ratio_to_baseline is not None else None
@@ -454,14 +471,14 @@ def judge(
     Pages are labelled with the sizes the targets are stated at (`league`, `baseline`),
     the admin changelists with the rows they list (`counts`, from the database).
     """
-    login = timings["admin_login"].median_ms
+    login = timings["admin_login"]
 
     def row(key: str, page: str, timing: Timing, target: str, met: bool | None, **extra) -> Row:
-        return Row(key, page, timing, timing.median_ms / login, target, met, **extra)
+        return Row(key, page, timing, timing.ratio_to(login), target, met, **extra)
 
     def times_login(key: str, page: str, times: int) -> Row:
         timing = timings[key]
-        return row(key, page, timing, f"<= {times}x admin login", timing.median_ms <= times * login)
+        return row(key, page, timing, f"<= {times}x admin login", timing.ratio_to(login) <= times)
 
     battles = league.battles
     rows = [
@@ -474,7 +491,7 @@ def judge(
     ]
     for key, page in SIZE_INDEPENDENT.items():
         small, big = timings[f"{key}_baseline"], timings[key]
-        ratio = big.median_ms / small.median_ms
+        ratio = big.ratio_to(small)
         rows.append(row(f"{key}_baseline", f"{page}, {baseline.battles} battles", small, "", None))
         rows.append(
             row(

@@ -81,9 +81,11 @@ class Command(BaseCommand):
                     (baseline_db, baseline_report.campaign),
                     league_scale,
                 )
-                probes = pages.league_probes(subjects, league_db)
-                probes += pages.size_independent_probes(
-                    baseline_subjects, baseline_db, suffix="_baseline"
+                probes = pages.side_by_side(
+                    pages.league_probes(subjects, league_db),
+                    pages.size_independent_probes(
+                        baseline_subjects, baseline_db, suffix="_baseline"
+                    ),
                 )
                 self._say(f"timing {len(probes)} pages and steps, {repeat} rounds")
                 timings = pages.Stopwatch(repeat).measure(probes)
