@@ -104,7 +104,7 @@ class Scale:
 
 
 LEAGUE = Scale("league", "The Pariah Nexus League", forces=100, units=5_000, battles=2_000)
-SMALL = Scale("small", "The Kharos Gate League", forces=5, units=310, battles=30)
+SMALL = Scale("small", "The Kharos Gate League", forces=5, units=310, battles=25)
 SCALES = {scale.name: scale for scale in (SMALL, LEAGUE)}
 
 ORDER_OF_BATTLE_FACTIONS = {50: ULTRAMARINES, 200: TAU}
