@@ -126,18 +126,21 @@ class Stopwatch:
         for _ in range(self.repeat):
             for probe in probes:
                 with probe.database.active():
-                    samples[probe.key].append(self._once(probe)[0])
+                    samples[probe.key].append(self._once(probe, timed=True)[0])
         return {
             key: Timing(len(captured[key]), tuple(times), captured[key])
             for key, times in samples.items()
         }
 
-    def _once(self, probe: Probe, *, capture: bool = False) -> tuple[float, tuple[Query, ...]]:
+    def _once(
+        self, probe: Probe, *, capture: bool = False, timed: bool = False
+    ) -> tuple[float, tuple[Query, ...]]:
         with transaction.atomic() if probe.rollback else nullcontext():
             url, request = probe.prepare()
-            # Start from a collected heap: otherwise the garbage one page leaves (cycles of
-            # model instances) is collected, at a cost, in whichever page comes next.
-            gc.collect()
+            if timed:
+                # Start from a collected heap: otherwise the garbage one page leaves
+                # (cycles of model instances) is collected, at a cost, in the next one.
+                gc.collect()
             with CaptureQueriesContext(connection) if capture else nullcontext() as queries:
                 start = time.perf_counter()
                 response = request()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.migrations.loader import MigrationLoader
 from django.db.models import Max, Min
 
 from campaign import rules
@@ -82,9 +83,12 @@ class Scale:
 
     @property
     def description(self) -> str:
+        """Also the mark `seeded_campaign` looks for: a league seeded by another version of
+        the seed, or before a model change, is not reused."""
         return (
             f"A league for a whole gaming group: {self.forces} forces, {self.units:,} units, "
-            f"{self.battles:,} battles. Seeded by manage.py bench (seed v{SEED_VERSION})."
+            f"{self.battles:,} battles. Seeded by manage.py bench (seed v{SEED_VERSION}, "
+            f"schema {_latest_migration()})."
         )
 
     def at_start_of_season(self, battles: int = BASELINE_BATTLES) -> Scale:
@@ -195,6 +199,12 @@ def pick_army(units: Sequence[Unit], *, size: int, points_limit: int) -> list[Un
 def army_candidates(force: CrusadeForce) -> list[Unit]:
     """The force's active units with what a muster and Marked for Greatness look at."""
     return list(force.units.active().with_card_details().order_by("pk"))
+
+
+def _latest_migration() -> str:
+    """The app's latest migration on disk, e.g. "0004_history_index"."""
+    leaves = MigrationLoader(None, ignore_no_migrations=True).graph.leaf_nodes("campaign")
+    return ", ".join(name for _, name in leaves)
 
 
 def _user(username: str, *, staff: bool = False):

@@ -39,7 +39,7 @@ class Command(BaseCommand):
             "small: a run of seconds, for a quick look and the test suite.",
         )
         parser.add_argument(
-            "--repeat", type=int, default=20, help="Timed runs per page after the warm-up."
+            "--repeat", type=int, default=20, help="Rounds: every page is timed once per round."
         )
         parser.add_argument(
             "--keep",
@@ -51,7 +51,8 @@ class Command(BaseCommand):
             "--reuse",
             action="store_true",
             help="Measure the databases a --keep run left instead of seeding again (they "
-            "are seeded if missing or incomplete, and kept).",
+            "are seeded if missing, incomplete or older than the latest migration, and "
+            "kept). After changing the services, run once without it.",
         )
         parser.add_argument("--json", metavar="PATH", help="Also write the results as JSON.")
         parser.add_argument(
