@@ -17,7 +17,7 @@ DEPLOY_ENV := DEBUG=0 \
 	DATABASE_URL=sqlite:////tmp/x.sqlite3
 
 .PHONY: help venv run test system-deps lint checks migrations-check test-sqlite \
-	test-postgresql bench format serve clean
+	test-postgresql bench bench-postgresql format serve clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -59,8 +59,23 @@ test-postgresql: venv ## Test suite on a throwaway PostgreSQL cluster, browser t
 	trap '.ci/postgres stop' EXIT; \
 	DATABASE_URL="$$url" $(PYTEST) -m "not browser"
 
-bench: venv ## Run the benchmarks
-	$(PY) manage.py bench
+# `make bench DB=postgresql` for PostgreSQL; `ARGS="--scale small"` (or --reuse, --json PATH, ...)
+# is passed to `manage.py bench`. The configured database is never used: the command makes
+# its own, and DATABASE_URL only chooses where.
+DB ?= sqlite
+ARGS ?=
+
+bench: venv ## Seed a 100-force league in a throwaway database and time its pages (DB=postgresql)
+	@case "$(DB)" in \
+		sqlite) DATABASE_URL=sqlite:///:memory: $(PY) manage.py bench $(ARGS) ;; \
+		postgresql) $(MAKE) --no-print-directory bench-postgresql ;; \
+		*) echo "make bench: DB is sqlite or postgresql, not '$(DB)'" >&2; exit 2 ;; \
+	esac
+
+bench-postgresql: venv ## The same benchmark on a throwaway PostgreSQL cluster
+	@url="$$(.ci/postgres start)"; \
+	trap '.ci/postgres stop' EXIT; \
+	DATABASE_URL="$$url" $(PY) manage.py bench $(ARGS)
 
 format: venv ## Reformat and apply safe lint fixes
 	$(RUFF) format .

@@ -1,147 +1,189 @@
-"""`make bench`: time the hot paths on generated data, then roll everything back.
+"""`manage.py bench`: how page time depends on campaign size, at league scale.
 
-Timings are measured here, never asserted in tests (tests assert query counts).
+Seeds a league (100 forces, 5,000 units, 2,000 battles by default) through the
+services in a database of the benchmark's own, and the same league at the start of
+its season (its first 20 battles) in another; then times the pages against the
+targets of the issue "Ready for a whole gaming group" and prints a table. It is a
+measurement: the exit status is 0 whether the targets are met or not. Tests assert
+query counts; times live here.
 """
 
 from __future__ import annotations
 
-import statistics
-import time
-from collections.abc import Callable
+import json
+import os
+import platform
+from pathlib import Path
 
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
-from django.db import connection, transaction
-from django.test.utils import CaptureQueriesContext
+import django
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
-from campaign import selectors, services
-from campaign.models import Membership
-
-
-class Rollback(Exception):
-    pass
+from campaign.benchmark import pages, seed
+from campaign.benchmark.database import BenchDatabase, own_database
 
 
 class Command(BaseCommand):
-    help = "Time the Order of Battle, campaign overview, battle recording and requisitions."
+    help = (
+        "Seed a league through the services in a throwaway database, then time the pages "
+        "against their targets (a measurement: exits 0 either way)."
+    )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--units", type=int, default=100)
-        parser.add_argument("--forces", type=int, default=30)
-        parser.add_argument("--repeat", type=int, default=20)
-
-    def handle(self, *args, units: int, forces: int, repeat: int, **options) -> None:
-        self.stdout.write(f"database: {connection.vendor}")
-        try:
-            with transaction.atomic():
-                self._run(units=units, forces=forces, repeat=repeat)
-                raise Rollback
-        except Rollback:
-            pass
-
-    def _time(self, label: str, func: Callable[[], object], repeat: int) -> None:
-        samples = []
-        with CaptureQueriesContext(connection) as queries:
-            func()
-        for _ in range(repeat):
-            start = time.perf_counter()
-            func()
-            samples.append((time.perf_counter() - start) * 1000)
-        self.stdout.write(
-            f"{label:<46} median {statistics.median(samples):7.2f} ms  "
-            f"p90 {sorted(samples)[int(len(samples) * 0.9) - 1]:7.2f} ms  "
-            f"{len(queries)} queries"
+        parser.add_argument(
+            "--scale",
+            choices=sorted(seed.SCALES),
+            default=seed.LEAGUE.name,
+            help="league: 100 forces, 5,000 units, 2,000 battles (default); "
+            "small: a run of seconds, for a quick look and the test suite.",
+        )
+        parser.add_argument(
+            "--repeat", type=int, default=20, help="Rounds: every page is timed once per round."
+        )
+        parser.add_argument(
+            "--keep",
+            action="store_true",
+            help="Keep the seeded databases after the run (SQLite: files in the temp "
+            "directory) so that --reuse can measure them again.",
+        )
+        parser.add_argument(
+            "--reuse",
+            action="store_true",
+            help="Measure the databases a --keep run left instead of seeding again (they "
+            "are seeded if missing, incomplete or older than the latest migration, and "
+            "kept). After changing the services, run once without it.",
+        )
+        parser.add_argument("--json", metavar="PATH", help="Also write the results as JSON.")
+        parser.add_argument(
+            "--queries",
+            type=int,
+            default=0,
+            metavar="N",
+            help="Also print each page's N slowest queries, to see which ones grow.",
         )
 
-    def _run(self, *, units: int, forces: int, repeat: int) -> None:
-        User = get_user_model()
-        organiser = User.objects.create_user("bench-organiser")
-        campaign = services.create_campaign(actor=organiser, name="Bench", starting_rp=5)
-        all_forces = []
-        for i in range(forces):
-            player = User.objects.create_user(f"bench-player-{i}")
-            services.join_campaign(
-                actor=player, user=player, campaign=campaign, role=Membership.Role.PLAYER
-            )
-            force = services.create_force(
-                actor=player,
-                player=player,
-                campaign=campaign,
-                name=f"Force {i}",
-                faction="Adeptus Astartes",
-            )
-            services.correct_force(
-                actor=organiser, force=force, reason="bench", supply_limit=units * 100
-            )
-            all_forces.append(force)
-        big = all_forces[0]
-        for j in range(units):
-            services.add_unit(
-                actor=big.player,
-                force=big,
-                unit=services.NewUnit(
-                    name=f"Unit {j}",
-                    datasheet="Intercessor Squad",
-                    points=80,
-                    faction_keywords="Adeptus Astartes",
-                    is_character=j % 10 == 0,
-                ),
-            )
-        for force in all_forces[1:]:
-            for j in range(10):
-                services.add_unit(
-                    actor=force.player,
-                    force=force,
-                    unit=services.NewUnit(
-                        name=f"Unit {j}",
-                        datasheet="Captain",
-                        points=80,
-                        faction_keywords="Adeptus Astartes",
-                        is_character=True,
+    def handle(self, *args, scale: str, repeat: int, keep: bool, reuse: bool, **options) -> None:
+        if repeat < 1:
+            raise CommandError("--repeat must be at least 1.")
+        league_scale = seed.SCALES[scale]
+        baseline_scale = league_scale.at_start_of_season()
+        vendor = connection.display_name
+        try:
+            with (
+                pages.measuring(),
+                own_database(baseline_scale.name, keep=keep, reuse=reuse) as baseline_db,
+                own_database(league_scale.name, keep=keep, reuse=reuse) as league_db,
+            ):
+                baseline_report = self._seed(baseline_scale, baseline_db, reuse=reuse)
+                league_report = self._seed(league_scale, league_db, reuse=reuse)
+                subjects, baseline_subjects = pages.find_subjects(
+                    (league_db, league_report.campaign),
+                    (baseline_db, baseline_report.campaign),
+                    league_scale,
+                )
+                probes = pages.side_by_side(
+                    pages.league_probes(subjects, league_db),
+                    pages.size_independent_probes(
+                        baseline_subjects, baseline_db, suffix="_baseline"
                     ),
                 )
-        self._time(
-            f"Order of Battle selector ({units} units)",
-            lambda: selectors.order_of_battle(big).units,
-            repeat,
+                self._say(f"timing {len(probes)} pages and steps, {repeat} rounds")
+                timings = pages.Stopwatch(repeat).measure(probes)
+                machine = _machine()
+        except pages.PageFailed as error:
+            raise CommandError(f"bench: {error}") from error
+        rows = pages.judge(
+            timings, league=league_scale, baseline=baseline_scale, counts=league_report.counts
         )
-        self._time(
-            f"campaign overview selector ({forces} forces)",
-            lambda: selectors.campaign_overview(campaign).standings,
-            repeat,
+        met = sum(1 for r in rows if r.met)
+        targets = sum(1 for r in rows if r.met is not None)
+        if options["queries"]:
+            self.stdout.write("")
+            self.stdout.write("\n".join(pages.slowest_queries(rows, options["queries"])))
+        self.stdout.write("")
+        self.stdout.write("\n".join(pages.table(rows)))
+        self.stdout.write("")
+        self.stdout.write(
+            f"bench: {met} of {targets} targets met on {vendor} ({league_scale.name} scale, "
+            f"median of {repeat} rounds; seeding took {league_report.seconds:,.1f} s)."
         )
-        self._time(
-            "requisition options for a card",
-            lambda: services.requisition_options(big, unit=big.units.first()),
-            repeat,
+        self.stdout.write(
+            f"bench: {machine['cpus']} CPUs, load average {machine['load_average']:.1f} "
+            "while timing (this run counts for about 1)."
         )
-
-        def battle() -> None:
-            a, b = all_forces[1], all_forces[2]
-            fight = services.start_battle(
-                actor=a.player, forces=[a, b], battle_size="Incursion", campaign=campaign
+        if machine["load_average"] > machine["cpus"]:
+            self.stdout.write(
+                "bench: the machine was busy with other work: times are inflated, ratios "
+                "less so. Run again when it is quieter for numbers to compare."
             )
-            results = {}
-            for p in fight.participants.select_related("force"):
-                army = list(p.force.units.active()[:3])
-                services.muster_army(
-                    actor=p.force.player,
-                    participant=p,
-                    faction="Adeptus Astartes",
-                    detachment="Bench",
-                    units=army,
-                    warlord=army[0],
-                )
-                results[p.pk] = "draw"
-            services.record_battle_end(actor=a.player, battle=fight, results=results, outcomes={})
-            services.void_battle(actor=organiser, battle=fight, reason="bench")
+        if options["json"]:
+            self._write_json(
+                Path(options["json"]),
+                vendor=vendor,
+                scale=league_scale,
+                repeat=repeat,
+                reports={"league": league_report, "baseline": baseline_report},
+                rows=rows,
+                met=met,
+                targets=targets,
+                machine=machine,
+            )
 
-        self._time("start + muster 2x3 + record + void a battle", battle, max(3, repeat // 4))
+    def _seed(self, scale: seed.Scale, database: BenchDatabase, *, reuse: bool) -> seed.SeedReport:
+        """Seed the campaign of `scale` in its database, or reuse the one a kept run left."""
+        self._say(
+            f"{scale.campaign}: {scale.forces} forces, {scale.units:,} units, "
+            f"{scale.battles:,} battles, in {database.describe()}"
+        )
+        with database.active():
+            campaign = seed.seeded_campaign(scale) if reuse else None
+            if campaign is not None:
+                report = seed.reuse(campaign)
+                self._say(f"  reusing it (seeding it took {report.seconds:,.1f} s)")
+            else:
+                if reuse:  # kept from an interrupted or older seed: start afresh
+                    call_command("flush", interactive=False, verbosity=0)
+                report = seed.seed(scale, progress=self._say)
+                self._say(f"  seeded in {report.seconds:,.1f} s")
+        counts = ", ".join(f"{n:,} {what.replace('_', ' ')}" for what, n in report.counts.items())
+        self._say(f"  {counts}")
+        return report
 
-        force = all_forces[3]
+    def _say(self, line: str) -> None:
+        self.stdout.write(line)
+        self.stdout.flush()
 
-        def requisition() -> None:
-            services.correct_force(actor=organiser, force=force, reason="bench", rp=1)
-            services.increase_supply_limit(actor=force.player, force=force)
+    def _write_json(
+        self, path: Path, *, vendor, scale, repeat, reports, rows, met, targets, machine
+    ):
+        result = {
+            "database": vendor,
+            "scale": scale.name,
+            "repeat": repeat,
+            "django": django.get_version(),
+            "python": platform.python_version(),
+            "machine": machine,
+            "seeding": {
+                name: {
+                    "campaign": report.campaign.name,
+                    "seconds": round(report.seconds, 1),
+                    "reused": report.reused,
+                    **report.counts,
+                }
+                for name, report in reports.items()
+            },
+            "rows": [row.as_json() for row in rows],
+            "summary": {"met": met, "targets": targets},
+        }
+        path.write_text(json.dumps(result, indent=2) + "\n")
+        self._say(f"bench: results written to {path}")
 
-        self._time("buy Increase Supply Limit (incl. RP reset)", requisition, repeat)
+
+def _machine() -> dict:
+    """How busy the machine was while timing: other work on it inflates every time."""
+    return {
+        "cpus": os.cpu_count() or 1,
+        "load_average": os.getloadavg()[0],
+        "platform": platform.platform(),
+    }

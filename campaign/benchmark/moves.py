@@ -1,0 +1,229 @@
+"""Every service call the benchmark makes, in one place.
+
+The seed and the measurements change Crusade state only through these functions,
+and these only through `campaign.services`, as players and organisers would. When a
+service's signature changes, this is the one module to adapt.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Sequence
+
+from campaign import rules, services
+from campaign.models import (
+    Battle,
+    Campaign,
+    CrusadeForce,
+    Membership,
+    OutOfActionTest,
+    Promotion,
+    Unit,
+)
+
+from .rosters import Datasheet, Faction
+
+Outcome = services.UnitOutcome
+
+ENHANCEMENTS = ("Artificer Armour", "Fire Discipline", "Adept of the Codex", "Veil of Time")
+
+
+def create_campaign(*, organiser, name: str, description: str) -> Campaign:
+    return services.create_campaign(actor=organiser, name=name, description=description)
+
+
+def enlist(*, player, campaign: Campaign, name: str, faction: Faction) -> CrusadeForce:
+    """A player joins the campaign and musters a new Order of Battle in it."""
+    services.join_campaign(
+        actor=player, user=player, campaign=campaign, role=Membership.Role.PLAYER
+    )
+    return services.create_force(
+        actor=player, player=player, campaign=campaign, name=name, faction=faction.name
+    )
+
+
+def carry_over_supply_limit(*, organiser, force: CrusadeForce, supply_limit: int) -> None:
+    """An organiser sets the Supply Limit a force reached on paper before the league."""
+    services.correct_force(
+        actor=organiser,
+        force=force,
+        reason="Carried over from the league's paper rosters",
+        supply_limit=supply_limit,
+    )
+
+
+def add_unit(*, force: CrusadeForce, faction: Faction, sheet: Datasheet, name: str) -> Unit:
+    """A new Crusade card copied from the army list (R2.1)."""
+    return services.add_unit(
+        actor=force.player,
+        force=force,
+        unit=services.NewUnit(
+            name=name,
+            datasheet=sheet.name,
+            points=sheet.points,
+            faction_keywords=faction.keywords,
+            models_description=sheet.models,
+            model_count=sheet.model_count,
+            max_model_count=sheet.max_models,
+            wargear=sheet.wargear,
+            trait_table=sheet.table,
+            is_character=sheet.character,
+            is_epic_hero=sheet.epic_hero,
+            is_battleline=sheet.battleline,
+            is_dedicated_transport=sheet.transport,
+            is_swarm=sheet.swarm,
+        ),
+    )
+
+
+def start_and_muster(
+    *,
+    campaign: Campaign,
+    armies: Sequence[tuple[CrusadeForce, Sequence[Unit]]],
+    battle_size: str,
+    mission: str,
+    date: datetime.date | None = None,
+) -> Battle:
+    """Open a battle and muster each side's army; the first CHARACTER is the Warlord."""
+    forces = [force for force, _ in armies]
+    battle = services.start_battle(
+        actor=forces[0].player,
+        forces=forces,
+        battle_size=battle_size,
+        mission=mission,
+        campaign=campaign,
+        date=date,
+    )
+    participants = {p.force_id: p for p in battle.participants.all()}
+    for force, units in armies:
+        services.muster_army(
+            actor=force.player,
+            participant=participants[force.pk],
+            faction=force.faction,
+            detachment="Crusade detachment",
+            units=list(units),
+            warlord=next(u for u in units if u.is_character),
+        )
+    return battle
+
+
+def record_end(
+    *,
+    battle: Battle,
+    actor,
+    results: dict[int, str],
+    outcomes: dict[int, services.UnitOutcome],
+) -> None:
+    """R9: results by participant pk, what each unit did by army entry pk."""
+    services.record_battle_end(actor=actor, battle=battle, results=results, outcomes=outcomes)
+
+
+def take_out_of_action_tests(battle: Battle, rng: random.Random) -> None:
+    """R5: every destroyed unit rolls; a failed test takes a scar or a Devastating Blow."""
+    tests = OutOfActionTest.objects.filter(
+        battle_unit__participant__battle=battle, status=OutOfActionTest.Status.PENDING
+    ).select_related("unit__force__player")
+    for test in tests.order_by("pk"):
+        player = test.unit.force.player
+        test = services.take_out_of_action_test(actor=player, test=test, roll=rng.randint(1, 6))
+        if test.status != OutOfActionTest.Status.AWAITING_CHOICE:
+            continue  # passed, or removed for good with three scars and no honours
+        choices = services.out_of_action_choices(test)
+        blow = rules.OutOfAction.DEVASTATING_BLOW in choices
+        if rules.OutOfAction.BATTLE_SCAR in choices and (not blow or rng.random() < 0.7):
+            services.resolve_out_of_action(
+                actor=player, test=test, choice=rules.OutOfAction.BATTLE_SCAR, rng=rng
+            )
+        else:
+            honour = rng.choice(test.unit.active_honours())
+            services.resolve_out_of_action(
+                actor=player, test=test, choice=rules.OutOfAction.DEVASTATING_BLOW, honour=honour
+            )
+
+
+def settle_promotions(battle: Battle, rng: random.Random) -> None:
+    """R3.7: settle every rank a battle brought, mostly with Battle Traits.
+
+    CHARACTERS sometimes take an Artificer Relic or Renowned Heroes, and some units a
+    Weapon Modification, so every kind of honour shows up on the cards.
+    """
+    promotions = Promotion.objects.filter(battle=battle, status=Promotion.Status.PENDING)
+    for promotion in promotions.order_by("pk"):
+        unit = Unit.objects.with_card_details().select_related("force").get(pk=promotion.unit_id)
+        player = unit.force.player
+        facts = unit.facts(pending=0)
+        replace = unit.active_honours()[0] if facts.at_honour_cap else None
+        roll = rng.random()
+        if unit.is_character and roll < 0.1 and _renowned_heroes(unit, promotion):
+            continue
+        relic = _artificer_relic(unit, facts) if unit.is_character and roll < 0.3 else None
+        weapon = _unmodified_weapon(unit, rng) if roll > 0.8 else None
+        if relic:
+            services.settle_with_crusade_relic(
+                actor=player, promotion=promotion, relic=relic, replace=replace
+            )
+        elif weapon:
+            services.settle_with_weapon_modification(
+                actor=player,
+                promotion=promotion,
+                model_name=_model_name(unit),
+                weapon=weapon,
+                replace=replace,
+                rng=rng,
+            )
+        else:
+            services.settle_with_battle_trait(
+                actor=player,
+                promotion=promotion,
+                table=unit.trait_table or "Infantry",
+                replace=replace,
+                rng=rng,
+            )
+
+
+def _renowned_heroes(unit: Unit, promotion: Promotion) -> bool:
+    """R6.2: an Enhancement instead of the promotion's honour, when the force can buy it."""
+    option = next(
+        o
+        for o in services.requisition_options(unit.force, unit=unit)
+        if o.requisition is rules.Requisition.RENOWNED_HEROES
+    )
+    if not option.available or unit.enhancement:
+        return False
+    services.renowned_heroes(
+        actor=unit.force.player,
+        unit=unit,
+        enhancement=ENHANCEMENTS[promotion.pk % len(ENHANCEMENTS)],
+        enhancement_points=20,
+        promotion=promotion,
+    )
+    return True
+
+
+def _artificer_relic(unit: Unit, facts: rules.UnitFacts) -> str | None:
+    """An Artificer Relic no unit of the force carries yet (R4.5), if the rank allows."""
+    taken = services.relics_in_force(unit)
+    for name, (category, _effect) in rules.CRUSADE_RELICS.items():
+        if category is rules.RelicCategory.ARTIFICER and name not in taken:
+            return name if facts.rank >= category.min_rank else None
+    return None
+
+
+def _unmodified_weapon(unit: Unit, rng: random.Random) -> str | None:
+    """A weapon of the unit's wargear that is neither modified nor a relic (R4.6)."""
+    honoured = {h.weapon.strip().lower() for h in unit.active_honours() if h.weapon}
+    weapons = [w.strip() for w in unit.wargear.split(",") if w.strip()]
+    free = [w for w in weapons if w.lower() not in honoured]
+    return rng.choice(free) if free else None
+
+
+def _model_name(unit: Unit) -> str:
+    """The model that carries a modified weapon: the unit's leader, as the list names it."""
+    first = unit.models_description.split(",")[0].strip()
+    return first.split(" ", 1)[1] if " " in first else unit.name
+
+
+def buy_increase_supply_limit(force: CrusadeForce) -> None:
+    """R6.1: 1RP for more Supply Limit, between battles."""
+    services.increase_supply_limit(actor=force.player, force=force)

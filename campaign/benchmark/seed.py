@@ -1,0 +1,402 @@
+"""Seed a Crusade league through the services, the same way every time.
+
+A `Scale` says how big the league is. `seed` builds it with `moves` (so through the
+services, with every history row a real game leaves), from one seeded random
+generator: the same scale gives the same league, down to the dice.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.migrations.loader import MigrationLoader
+from django.db.models import Max, Min
+
+from campaign import rules
+from campaign.models import (
+    Battle,
+    BattleHonour,
+    BattleParticipant,
+    BattleScar,
+    BattleUnit,
+    Campaign,
+    CrusadeForce,
+    HistoryEntry,
+    OutOfActionTest,
+    Promotion,
+    Unit,
+)
+
+from . import moves
+from .rosters import (
+    AGENDAS,
+    FACTIONS,
+    MISSIONS,
+    PLAYER_NAMES,
+    TAU,
+    ULTRAMARINES,
+    Faction,
+    UnitNamer,
+    force_composition,
+    ordinal,
+    roman,
+)
+
+SEED_VERSION = 1
+"""Part of every seeded campaign's description; bump it when the seed changes, so that
+`bench --reuse` seeds again instead of measuring a league built the old way."""
+
+BASELINE_BATTLES = 20
+"""The "small campaign" the size-independent pages are compared with."""
+ORGANISER = "organiser"
+SEASON_START = datetime.date(2025, 1, 4)
+BATTLES_PER_TRANSACTION = 25
+
+Progress = Callable[[str], None]
+WIN, LOSS, DRAW = (
+    BattleParticipant.Result.WIN,
+    BattleParticipant.Result.LOSS,
+    BattleParticipant.Result.DRAW,
+)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How big a league to seed. Forces and units include the Order of Battle forces."""
+
+    name: str
+    campaign: str
+    forces: int
+    units: int
+    battles: int
+    """Completed battles; one more is left in progress, for the record form."""
+    order_of_battle_sizes: tuple[int, ...] = (50, 200)
+    """Forces of exactly these many units, for the Order of Battle targets."""
+    army_size: int = 10
+
+    @property
+    def description(self) -> str:
+        """Also the mark `seeded_campaign` looks for: a league seeded by another version of
+        the seed, or before a model change, is not reused."""
+        return (
+            f"A league for a whole gaming group: {self.forces} forces, {self.units:,} units, "
+            f"{self.battles:,} battles. Seeded by manage.py bench (seed v{SEED_VERSION}, "
+            f"schema {_latest_migration()})."
+        )
+
+    def at_start_of_season(self, battles: int = BASELINE_BATTLES) -> Scale:
+        """The same league after its first `battles` battles only: the pages' baseline.
+
+        The seed depends on the campaign, not on the number of battles, so both leagues
+        have the same players, forces and units, and the same first battles.
+        """
+        return replace(self, name=f"{self.name}-at-{battles}", battles=battles)
+
+    def force_sizes(self) -> list[int]:
+        """Units per force: the Order of Battle forces first, then the rest shared out."""
+        fixed = list(self.order_of_battle_sizes)
+        others = self.forces - len(fixed)
+        share, extra = divmod(self.units - sum(fixed), others)
+        return fixed + [share + (1 if i < extra else 0) for i in range(others)]
+
+
+LEAGUE = Scale("league", "The Pariah Nexus League", forces=100, units=5_000, battles=2_000)
+SMALL = Scale("small", "The Kharos Gate League", forces=5, units=310, battles=25)
+SCALES = {scale.name: scale for scale in (SMALL, LEAGUE)}
+
+ORDER_OF_BATTLE_FACTIONS = {50: ULTRAMARINES, 200: TAU}
+"""Factions whose cheap datasheets let those forces muster 30-unit armies."""
+
+
+@dataclass
+class SeedReport:
+    campaign: Campaign
+    seconds: float
+    reused: bool
+    counts: dict[str, int]
+
+
+def seeded_campaign(scale: Scale) -> Campaign | None:
+    """The campaign a complete earlier seed of this scale left in the database, if any."""
+    campaign = Campaign.objects.filter(name=scale.campaign, description=scale.description).first()
+    if campaign is None:
+        return None
+    battles = Counter(campaign.battles.values_list("status", flat=True))
+    complete = (
+        battles[Battle.Status.COMPLETED] == scale.battles
+        and battles[Battle.Status.IN_PROGRESS] == 1
+    )
+    return campaign if complete else None
+
+
+def reuse(campaign: Campaign) -> SeedReport:
+    """Report on a league seeded by an earlier run; its seeding time is read from history."""
+    span = campaign.history.aggregate(first=Min("created_at"), last=Max("created_at"))
+    seconds = (span["last"] - span["first"]).total_seconds()
+    return SeedReport(campaign, seconds, True, league_counts(campaign))
+
+
+def seed(scale: Scale, *, progress: Progress) -> SeedReport:
+    """Build the league of `scale` in an empty database."""
+    started = time.perf_counter()
+    campaign = LeagueBuilder(scale, progress=progress, started=started).build()
+    return SeedReport(campaign, time.perf_counter() - started, False, league_counts(campaign))
+
+
+def league_counts(campaign: Campaign) -> dict[str, int]:
+    """How much there is to show: the numbers the targets are stated at."""
+    units = Unit.objects.filter(force__campaign=campaign)
+    return {
+        "forces": campaign.forces.count(),
+        "units": units.count(),
+        "units_removed": units.filter(status=Unit.Status.REMOVED).count(),
+        "battles": campaign.battles.count(),
+        "battle_units": BattleUnit.objects.filter(participant__battle__campaign=campaign).count(),
+        "destroyed": BattleUnit.objects.filter(
+            participant__battle__campaign=campaign, destroyed=True
+        ).count(),
+        "out_of_action_tests": OutOfActionTest.objects.filter(unit__in=units).count(),
+        "promotions": Promotion.objects.filter(unit__in=units).count(),
+        "battle_honours": BattleHonour.objects.filter(unit__in=units).count(),
+        "battle_scars": BattleScar.objects.filter(unit__in=units).count(),
+        "history": HistoryEntry.objects.filter(campaign=campaign).count(),
+    }
+
+
+def pick_army(units: Sequence[Unit], *, size: int, points_limit: int) -> list[Unit]:
+    """Up to `size` units, in the order given, that make a legal army (R8.1, R8.3-R8.5).
+
+    The first CHARACTER comes first and is the Warlord; a datasheet appears at most
+    three times (six if BATTLELINE or DEDICATED TRANSPORT), within the points limit.
+    """
+    warlord = next(u for u in units if u.is_character)
+    army, points = [warlord], warlord.points
+    per_datasheet = Counter({warlord.datasheet: 1})
+    for unit in units:
+        if len(army) >= size:
+            break
+        roomy = unit.is_battleline or unit.is_dedicated_transport
+        allowed = rules.MAX_SAME_DATASHEET_BATTLELINE if roomy else rules.MAX_SAME_DATASHEET
+        if (
+            unit is warlord
+            or per_datasheet[unit.datasheet] >= allowed
+            or points + unit.points > points_limit
+        ):
+            continue
+        army.append(unit)
+        points += unit.points
+        per_datasheet[unit.datasheet] += 1
+    return army
+
+
+def army_candidates(force: CrusadeForce) -> list[Unit]:
+    """The force's active units with what a muster and Marked for Greatness look at."""
+    return list(force.units.active().with_card_details().order_by("pk"))
+
+
+def _latest_migration() -> str:
+    """The app's latest migration on disk, e.g. "0004_history_index"."""
+    leaves = MigrationLoader(None, ignore_no_migrations=True).graph.leaf_nodes("campaign")
+    return ", ".join(name for _, name in leaves)
+
+
+def _user(username: str, *, staff: bool = False):
+    return get_user_model().objects.create_user(
+        username=username, email=f"{username}@example.org", is_staff=staff
+    )
+
+
+def _player_name(number: int) -> str:
+    name = PLAYER_NAMES[number % len(PLAYER_NAMES)]
+    lap = number // len(PLAYER_NAMES)
+    return name if lap == 0 else f"{name}{lap + 1}"
+
+
+class LeagueBuilder:
+    """Builds the campaign of one `Scale`: players, forces, units, then a season of battles."""
+
+    def __init__(self, scale: Scale, *, progress: Progress, started: float) -> None:
+        self.scale = scale
+        self.rng = random.Random(f"{scale.campaign} (seed v{SEED_VERSION})")
+        self.progress = progress
+        self.started = started
+        self.order_of_battle_forces: set[int] = set()
+
+    def build(self) -> Campaign:
+        organiser = _user(ORGANISER, staff=True)
+        campaign = moves.create_campaign(
+            organiser=organiser, name=self.scale.campaign, description=self.scale.description
+        )
+        forces = self._muster_forces(campaign, organiser)
+        self._fight_season(campaign, forces)
+        self._leave_a_battle_in_progress(campaign, forces)
+        return campaign
+
+    # Forces and units ------------------------------------------------------------------
+
+    def _muster_forces(self, campaign: Campaign, organiser) -> list[CrusadeForce]:
+        sizes = self.scale.force_sizes()
+        fixed = len(self.scale.order_of_battle_sizes)
+        per_faction: Counter[str] = Counter()
+        forces, added, total = [], 0, sum(sizes)
+        for number, size in enumerate(sizes):
+            if number < fixed:
+                faction = ORDER_OF_BATTLE_FACTIONS[size]
+            else:
+                faction = FACTIONS[(number - fixed) % len(FACTIONS)]
+            name = self._force_name(faction, per_faction[faction.keywords])
+            per_faction[faction.keywords] += 1
+            with transaction.atomic():
+                force = self._force(campaign, organiser, number, name, faction, size)
+            if number < fixed:
+                self.order_of_battle_forces.add(force.pk)
+            forces.append(force)
+            added += size
+            if (number + 1) % max(1, len(sizes) // 10) == 0 or number + 1 == len(sizes):
+                self._report(f"forces {number + 1:,}/{len(sizes):,}, units {added:,}/{total:,}")
+        return forces
+
+    def _force_name(self, faction: Faction, count: int) -> str:
+        templates = faction.force_names
+        template = templates[count % len(templates)]
+        lap = count // len(templates)
+        if "{nth}" in template:
+            return template.format(nth=ordinal(3 + (7 * count) % 97))
+        return template if lap == 0 else f"{template} {roman(lap + 1)}"
+
+    def _force(
+        self, campaign: Campaign, organiser, number: int, name: str, faction: Faction, size: int
+    ) -> CrusadeForce:
+        """One player's force: enlisted, its paper Supply Limit carried over, its units added."""
+        player = _user(_player_name(number))
+        force = moves.enlist(player=player, campaign=campaign, name=name, faction=faction)
+        sheets = force_composition(faction, size, self.rng)
+        # Room for the season's Renowned Heroes, on top of the units' points.
+        needed = sum(sheet.points for sheet in sheets) + 400
+        moves.carry_over_supply_limit(
+            organiser=organiser, force=force, supply_limit=-(-needed // 100) * 100
+        )
+        namer = UnitNamer(faction, self.rng)
+        for sheet in sheets:
+            moves.add_unit(force=force, faction=faction, sheet=sheet, name=namer.name(sheet))
+        return force
+
+    # Battles ---------------------------------------------------------------------------
+
+    def _fight_season(self, campaign: Campaign, forces: list[CrusadeForce]) -> None:
+        battles = self.scale.battles
+        step = max(1, battles // 10)
+        for first in range(0, battles, BATTLES_PER_TRANSACTION):
+            with transaction.atomic():
+                for number in range(first, min(first + BATTLES_PER_TRANSACTION, battles)):
+                    sides = self.rng.sample(forces, 2)
+                    date = SEASON_START + datetime.timedelta(days=number * 365 // battles)
+                    self._battle(campaign, sides, date)
+                    if (number + 1) % step == 0:
+                        history = HistoryEntry.objects.filter(campaign=campaign).count()
+                        self._report(
+                            f"battles {number + 1:,}/{battles:,}, history {history:,} rows"
+                        )
+
+    def _battle(self, campaign: Campaign, sides: list[CrusadeForce], date) -> None:
+        """One battle as a group plays it: muster, record, Out of Action, promotions."""
+        armies = [(force, self._army(force)) for force in sides]
+        battle = moves.start_and_muster(
+            campaign=campaign,
+            armies=armies,
+            battle_size="Strike Force",
+            mission=self.rng.choice(MISSIONS),
+            date=date,
+        )
+        results, outcomes = self._what_happened(battle, armies)
+        moves.record_end(battle=battle, actor=sides[0].player, results=results, outcomes=outcomes)
+        moves.take_out_of_action_tests(battle, self.rng)
+        moves.settle_promotions(battle, self.rng)
+        for force in sides:
+            if self.rng.random() < 0.08:
+                moves.buy_increase_supply_limit(force)
+
+    def _army(self, force: CrusadeForce) -> list[Unit]:
+        candidates = army_candidates(force)
+        self.rng.shuffle(candidates)
+        return pick_army(
+            candidates,
+            size=self.scale.army_size,
+            points_limit=rules.BATTLE_SIZES["Strike Force"],
+        )
+
+    def _what_happened(
+        self, battle: Battle, armies: list[tuple[CrusadeForce, list[Unit]]]
+    ) -> tuple[dict[int, str], dict[int, moves.Outcome]]:
+        """Results and each unit's deeds: kills, losses, one unit Marked for Greatness.
+
+        Units of the Order of Battle forces are never destroyed, so those forces keep
+        exactly the number of units their targets are stated at.
+        """
+        rng = self.rng
+        results_by_side = rng.choice(
+            [(WIN, LOSS), (LOSS, WIN), (WIN, LOSS), (LOSS, WIN), (DRAW, DRAW)]
+        )
+        units = {u.pk: u for _, army in armies for u in army}
+        participants = list(battle.participants.order_by("pk"))
+        entries = BattleUnit.objects.filter(participant__battle=battle).order_by("pk")
+        army_of: dict[int, list[BattleUnit]] = {p.pk: [] for p in participants}
+        for entry in entries:
+            army_of[entry.participant_id].append(entry)
+        results, outcomes = {}, {}
+        for side, participant in enumerate(participants):
+            results[participant.pk] = results_by_side[side]
+            army = army_of[participant.pk]
+            eligible = [
+                e
+                for e in army
+                if rules.marked_for_greatness_refusal(units[e.unit_id].facts(pending=0)) is None
+            ]
+            marked = rng.choice(eligible) if eligible and rng.random() < 0.9 else None
+            can_die = participant.force_id not in self.order_of_battle_forces
+            for entry in army:
+                bonus = 1 if rng.random() < 0.04 else 0
+                outcomes[entry.pk] = moves.Outcome(
+                    destroyed=can_die and rng.random() < 0.15,
+                    enemy_units_destroyed=rng.choice((0, 0, 0, 1, 1, 2)),
+                    marked_for_greatness=entry is marked,
+                    bonus_xp=bonus,
+                    bonus_xp_reason=rng.choice(AGENDAS) if bonus else "",
+                )
+        return results, outcomes
+
+    def _leave_a_battle_in_progress(self, campaign: Campaign, forces: list[CrusadeForce]) -> None:
+        """Two forces mid-battle, mustered and not recorded yet: the record form's subject.
+
+        The same two forces muster the same units at any number of battles, so the
+        record form shows the same armies at the start of the season and at its end.
+        """
+        fixed = len(self.scale.order_of_battle_sizes)
+        sides = forces[fixed : fixed + 2]
+        limit = rules.BATTLE_SIZES["Strike Force"]
+        armies = [
+            (
+                force,
+                pick_army(army_candidates(force), size=self.scale.army_size, points_limit=limit),
+            )
+            for force in sides
+        ]
+        with transaction.atomic():
+            moves.start_and_muster(
+                campaign=campaign,
+                armies=armies,
+                battle_size="Strike Force",
+                mission="Vital Ground",
+                date=SEASON_START + datetime.timedelta(days=366),
+            )
+        self._report("one battle left in progress")
+
+    def _report(self, what: str) -> None:
+        self.progress(f"  {what} ({time.perf_counter() - self.started:,.0f} s)")

@@ -1,0 +1,118 @@
+"""`manage.py bench` keeps working: the smallest scale, end to end, in a few seconds.
+
+The command runs as `make bench` runs it, in a process of its own: it makes its own
+databases (on whichever database this leg of the suite uses), seeds them through the
+services, times every page and writes the table and the JSON. Times are not asserted
+(a test machine is no benchmark); the rows and their query counts are.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+EVERY_ROW = [
+    "admin_login",
+    "campaign_page",
+    "battle_detail_baseline",
+    "battle_detail",
+    "record_form_baseline",
+    "record_form",
+    "crusade_card_baseline",
+    "crusade_card",
+    "force_history_baseline",
+    "force_history",
+    "order_of_battle_50",
+    "order_of_battle_200",
+    "record_end_5",
+    "record_end_30",
+    "admin_history",
+    "admin_forces",
+    "admin_units",
+    "admin_battles",
+]
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory) -> tuple[str, dict]:
+    """One run of `manage.py bench --scale small`, shared by the tests below."""
+    results = tmp_path_factory.mktemp("bench") / "bench.json"
+    finished = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "bench",
+            "--scale",
+            "small",
+            "--repeat",
+            "1",
+            "--json",
+            str(results),
+        ],
+        cwd=settings.BASE_DIR,
+        env=os.environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    return finished.stdout, json.loads(results.read_text())
+
+
+def test_it_prints_a_row_for_every_page_and_step(bench):
+    output, results = bench
+
+    assert [row["key"] for row in results["rows"]] == EVERY_ROW
+    for row in results["rows"]:
+        assert row["page"] in output
+    assert "bench: " in output and " targets met on " in output
+
+
+def test_it_writes_every_measurement_and_judgement_as_json(bench):
+    _, results = bench
+
+    for row in results["rows"]:
+        assert row["queries"] >= 0
+        assert row["median_ms"] > 0
+        assert row["met"] in (True, False, None)
+    judged = [row for row in results["rows"] if row["met"] is not None]
+    assert results["summary"] == {
+        "met": sum(row["met"] for row in judged),
+        "targets": len(judged),
+    }
+    assert results["rows"][0]["ratio_to_login"] == 1
+
+
+def test_it_seeds_the_league_and_its_start_of_season_through_the_services(bench):
+    _, results = bench
+
+    league, start = results["seeding"]["league"], results["seeding"]["baseline"]
+    assert (league["forces"], league["units"]) == (start["forces"], start["units"]) == (5, 310)
+    assert league["battles"] == 26, "25 recorded, 1 left in progress for the record form"
+    assert start["battles"] == 21
+    for seeded in (league, start):
+        assert seeded["history"] > seeded["units"] + 20 * seeded["battles"]
+        assert seeded["destroyed"] > 0 and seeded["out_of_action_tests"] > 0
+        assert seeded["promotions"] > 0 and seeded["battle_honours"] > 0
+        assert seeded["reused"] is False
+
+
+@pytest.mark.django_db
+def test_it_drops_the_databases_it_made(bench):
+    output, _ = bench
+    made = re.findall(r" in (?:SQLite (\S+)|PostgreSQL database (\S+) on )", output)
+
+    assert len(made) == 2, "the 20-battle campaign and the league, each in its own database"
+    for path, name in made:
+        if path:
+            assert not Path(path).exists()
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+                assert cursor.fetchone() is None
