@@ -53,8 +53,23 @@ def carry_over_supply_limit(*, organiser, force: CrusadeForce, supply_limit: int
     )
 
 
+BODY_KEYWORDS = {
+    "Character": rules.Keyword.INFANTRY,
+    "Infantry": rules.Keyword.INFANTRY,
+    "Mounted": rules.Keyword.MOUNTED,
+    "Vehicle": rules.Keyword.VEHICLE,
+}
+"""The keyword that makes a datasheet's Battle Traits table fit (a CHARACTER on foot is
+INFANTRY, so the Character and Infantry tables both fit it)."""
+
+
+def body_keyword(table: str) -> dict[str, bool]:
+    keyword = BODY_KEYWORDS.get(table)
+    return {keyword.field: True} if keyword else {}
+
+
 def add_unit(*, force: CrusadeForce, faction: Faction, sheet: Datasheet, name: str) -> Unit:
-    """A new Crusade card copied from the army list (R2.1)."""
+    """A new Crusade card copied from the army list."""
     return services.add_unit(
         actor=force.player,
         force=force,
@@ -67,7 +82,7 @@ def add_unit(*, force: CrusadeForce, faction: Faction, sheet: Datasheet, name: s
             model_count=sheet.model_count,
             max_model_count=sheet.max_models,
             wargear=sheet.wargear,
-            trait_table=sheet.table,
+            **body_keyword(sheet.table),
             is_character=sheet.character,
             is_epic_hero=sheet.epic_hero,
             is_battleline=sheet.battleline,
@@ -115,12 +130,12 @@ def record_end(
     results: dict[int, str],
     outcomes: dict[int, services.UnitOutcome],
 ) -> None:
-    """R9: results by participant pk, what each unit did by army entry pk."""
+    """Results by participant pk, what each unit did by army entry pk."""
     services.record_battle_end(actor=actor, battle=battle, results=results, outcomes=outcomes)
 
 
 def take_out_of_action_tests(battle: Battle, rng: random.Random) -> None:
-    """R5: every destroyed unit rolls; a failed test takes a scar or a Devastating Blow."""
+    """Every destroyed unit rolls; a failed test takes a scar or a Devastating Blow."""
     tests = OutOfActionTest.objects.filter(
         battle_unit__participant__battle=battle, status=OutOfActionTest.Status.PENDING
     ).select_related("unit__force__player")
@@ -143,22 +158,23 @@ def take_out_of_action_tests(battle: Battle, rng: random.Random) -> None:
 
 
 def settle_promotions(battle: Battle, rng: random.Random) -> None:
-    """R3.7: settle every rank a battle brought, mostly with Battle Traits.
+    """Settle every rank a battle brought, mostly with Battle Traits.
 
-    CHARACTERS sometimes take an Artificer Relic or Renowned Heroes, and some units a
-    Weapon Modification, so every kind of honour shows up on the cards.
+    CHARACTERS sometimes take an Artificer Relic or an Enhancement instead, and some units
+    a Weapon Modification, so every kind of honour shows up on the cards.
     """
     promotions = Promotion.objects.filter(battle=battle, status=Promotion.Status.PENDING)
     for promotion in promotions.order_by("pk"):
         unit = Unit.objects.with_card_details().select_related("force").get(pk=promotion.unit_id)
         player = unit.force.player
-        facts = unit.facts(pending=0)
+        facts = unit.facts(pending_promotions=0)
+        tables = rules.fitting_trait_tables(unit.keywords)
         replace = unit.active_honours()[0] if facts.at_honour_cap else None
         roll = rng.random()
         if unit.is_character and roll < 0.1 and _renowned_heroes(unit, promotion):
             continue
         relic = _artificer_relic(unit, facts) if unit.is_character and roll < 0.3 else None
-        weapon = _unmodified_weapon(unit, rng) if roll > 0.8 else None
+        weapon = _unmodified_weapon(unit, rng) if roll > 0.8 or not tables else None
         if relic:
             services.settle_with_crusade_relic(
                 actor=player, promotion=promotion, relic=relic, replace=replace
@@ -172,18 +188,18 @@ def settle_promotions(battle: Battle, rng: random.Random) -> None:
                 replace=replace,
                 rng=rng,
             )
-        else:
+        elif tables:
             services.settle_with_battle_trait(
                 actor=player,
                 promotion=promotion,
-                table=unit.trait_table or "Infantry",
+                table=tables[0],
                 replace=replace,
                 rng=rng,
             )
 
 
 def _renowned_heroes(unit: Unit, promotion: Promotion) -> bool:
-    """R6.2: an Enhancement instead of the promotion's honour, when the force can buy it."""
+    """An Enhancement instead of the promotion's honour, when the force can buy it."""
     option = next(
         o
         for o in services.requisition_options(unit.force, unit=unit)
@@ -202,7 +218,7 @@ def _renowned_heroes(unit: Unit, promotion: Promotion) -> bool:
 
 
 def _artificer_relic(unit: Unit, facts: rules.UnitFacts) -> str | None:
-    """An Artificer Relic no unit of the force carries yet (R4.5), if the rank allows."""
+    """An Artificer Relic no unit of the force carries yet, if the rank allows."""
     taken = services.relics_in_force(unit)
     for name, (category, _effect) in rules.CRUSADE_RELICS.items():
         if category is rules.RelicCategory.ARTIFICER and name not in taken:
@@ -211,7 +227,7 @@ def _artificer_relic(unit: Unit, facts: rules.UnitFacts) -> str | None:
 
 
 def _unmodified_weapon(unit: Unit, rng: random.Random) -> str | None:
-    """A weapon of the unit's wargear that is neither modified nor a relic (R4.6)."""
+    """A weapon of the unit's wargear that is neither modified nor a relic."""
     honoured = {h.weapon.strip().lower() for h in unit.active_honours() if h.weapon}
     weapons = [w.strip() for w in unit.wargear.split(",") if w.strip()]
     free = [w for w in weapons if w.lower() not in honoured]
@@ -225,5 +241,5 @@ def _model_name(unit: Unit) -> str:
 
 
 def buy_increase_supply_limit(force: CrusadeForce) -> None:
-    """R6.1: 1RP for more Supply Limit, between battles."""
+    """1RP for more Supply Limit, between battles."""
     services.increase_supply_limit(actor=force.player, force=force)

@@ -413,7 +413,7 @@ def record_form_data(battle: Battle) -> dict[str, str]:
             (
                 e
                 for e in entries
-                if rules.marked_for_greatness_refusal(e.unit.facts(pending=0)) is None
+                if rules.marked_for_greatness_refusal(e.unit.facts(pending_promotions=0)) is None
             ),
             None,
         )

@@ -2,7 +2,7 @@
 
 Datasheets, points and model counts follow those exports (see shared/rosters/SOURCES.md);
 each faction gets a few more common datasheets so that a force of 200 units still
-musters legal armies (R8.3: at most three units of one datasheet, six if BATTLELINE or
+musters legal armies (at most three units of one datasheet, six if BATTLELINE or
 DEDICATED TRANSPORT). Names are made up in each faction's style.
 """
 
@@ -46,7 +46,7 @@ class Datasheet:
 
 
 def epic(name: str, points: int, wargear: str, *, models: str = "") -> Datasheet:
-    """A named EPIC HERO (a CHARACTER that never gains XP, R2.6)."""
+    """A named EPIC HERO (a CHARACTER that never gains XP)."""
     return Datasheet(name, points, models or f"1 {name}", wargear, character=True, epic_hero=True)
 
 
@@ -80,7 +80,7 @@ def squad(
 
 
 def vehicle(name: str, points: int, wargear: str, *, transport: bool = False) -> Datasheet:
-    """One vehicle; a DEDICATED TRANSPORT may be taken six times in an army (R8.3)."""
+    """One vehicle; a DEDICATED TRANSPORT may be taken six times in an army."""
     return Datasheet(name, points, f"1 {name}", wargear, "Vehicle", transport=transport)
 
 
@@ -847,7 +847,7 @@ def roman(number: int) -> str:
 
 
 class UnitNamer:
-    """Unit names for one force, unique within it (R2.1), in the faction's style.
+    """Unit names for one force, unique within it, in the faction's style.
 
     EPIC HEROES keep their own name, other CHARACTERS get a forename and epithet, and
     squads and vehicles their datasheet and a designation: "Plague Marines of the

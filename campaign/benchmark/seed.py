@@ -171,7 +171,7 @@ def league_counts(campaign: Campaign) -> dict[str, int]:
 
 
 def pick_army(units: Sequence[Unit], *, size: int, points_limit: int) -> list[Unit]:
-    """Up to `size` units, in the order given, that make a legal army (R8.1, R8.3-R8.5).
+    """Up to `size` units, in the order given, that make a legal army.
 
     The first CHARACTER comes first and is the Warlord; a datasheet appears at most
     three times (six if BATTLELINE or DEDICATED TRANSPORT), within the points limit.
@@ -357,7 +357,8 @@ class LeagueBuilder:
             eligible = [
                 e
                 for e in army
-                if rules.marked_for_greatness_refusal(units[e.unit_id].facts(pending=0)) is None
+                if rules.marked_for_greatness_refusal(units[e.unit_id].facts(pending_promotions=0))
+                is None
             ]
             marked = rng.choice(eligible) if eligible and rng.random() < 0.9 else None
             can_die = participant.force_id not in self.order_of_battle_forces
