@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from campaign import selectors, services
+from campaign import rules, selectors, services
 from campaign.models import Membership
 
 
@@ -144,4 +144,8 @@ class Command(BaseCommand):
             services.correct_force(actor=organiser, force=force, reason="bench", rp=1)
             services.increase_supply_limit(actor=force.player, force=force)
 
-        self._time("buy Increase Supply Limit (incl. RP reset)", requisition, repeat)
+        self._time(
+            f"buy {rules.Requisition.INCREASE_SUPPLY_LIMIT.label} (incl. RP reset)",
+            requisition,
+            repeat,
+        )
