@@ -45,6 +45,9 @@ MAX_BYTES = 5_000_000
 MAX_TEXT = 20_000
 """Longest narrative or note a document may carry (the models' text fields have no limit)."""
 
+MAX_INT = 2_147_483_647
+"""The largest whole number every supported database stores in an integer column."""
+
 MAX_JSON = 10_000
 """Largest ``details`` or ``changes`` value, as JSON text."""
 
@@ -186,6 +189,8 @@ def _typed(field: models.Field, value: Any, at: str) -> Any:
         ok = isinstance(value, bool)
     elif isinstance(field, models.IntegerField):
         ok = isinstance(value, int) and not isinstance(value, bool)
+        if ok and not -MAX_INT - 1 <= value <= MAX_INT:
+            raise ValidationError(f"{at} is out of range.")
     elif isinstance(field, models.DateTimeField):
         parsed = parse_datetime(value) if isinstance(value, str) and len(value) <= 40 else None
         if parsed is None:
