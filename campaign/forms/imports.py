@@ -148,7 +148,10 @@ class ImportUnitForm(forms.Form):
         else:
             points = self.fields["enhancement_points"]
             points.label = f"Points of {unit.enhancement}"
-            points.help_text = f"The file doesn't say; they are part of its {unit.points} points."
+            points.help_text = (
+                f"The file doesn't say; they are part of its {unit.points} points "
+                "(0 if it isn't an Enhancement after all)."
+            )
             points.validators.append(MaxValueValidator(unit.points))
             points.widget.attrs.update({"min": 0, "max": unit.points})
 
@@ -289,7 +292,8 @@ class ImportPreview:
     def add_service_errors(self, error: ValidationError) -> None:
         """A refusal from `services.import_roster`, next to the unit or field it concerns."""
         kept = self.kept_forms
-        for key, messages in getattr(error, "error_dict", {None: error.error_list}).items():
+        errors = error.error_dict if hasattr(error, "error_dict") else {None: error.error_list}
+        for key, messages in errors.items():
             where = services.split_unit_key(key) if key else None
             if where is not None and where[0] < len(kept):
                 add_service_errors(kept[where[0]], ValidationError({where[1]: messages}))
