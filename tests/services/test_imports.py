@@ -36,6 +36,13 @@ def player_in(**house: int):
     return player, campaign
 
 
+def import_new(player, campaign, units, name: str = "Heroes") -> CrusadeForce:
+    """A new force of ``player`` in ``campaign`` from ``units``, as the import page does."""
+    return services.import_roster(
+        actor=player, player=player, campaign=campaign, name=name, faction=ASTRA, units=units
+    )
+
+
 def cards(roster: Roster, *, faction: str = "Imported", keep_enhancements=True, taken=()):
     """The cards a player confirms after ticking what the file didn't say: an Enhancement
     is only on a CHARACTER, and its cost is typed when the file has none."""
@@ -117,9 +124,7 @@ def test_it_gives_a_card_the_datasheet_points_and_buys_the_stated_enhancement_on
     roster = roster_of(hero("Lieutenant Varro", 95, "Portents of Wisdom", 20))
 
     card = services.roster_card(roster.units[0], faction_keywords=ASTRA)
-    force = services.import_roster(
-        actor=player, player=player, campaign=campaign, name="13th", faction=ASTRA, units=[card]
-    )
+    force = import_new(player, campaign, [card], name="13th")
 
     assert (card.points, card.enhancement_points) == (75, 20)
     unit = force.units.get()
@@ -139,9 +144,7 @@ def test_it_imports_a_unit_without_its_enhancement_at_the_datasheets_points():
     card = services.roster_card(
         roster.units[0], faction_keywords=ASTRA, enhancement=False, enhancement_points=20
     )
-    force = services.import_roster(
-        actor=player, player=player, campaign=campaign, name="13th", faction=ASTRA, units=[card]
-    )
+    force = import_new(player, campaign, [card], name="13th")
 
     unit = force.units.get()
     assert (unit.points, unit.enhancement, force.rp) == (75, "", 5)
@@ -205,9 +208,7 @@ def test_it_names_the_unit_whose_card_the_rules_refuse_and_keeps_nothing_before_
     units[1] = dataclasses.replace(units[1], name="varro")
 
     with refused(containing=["already has a unit called varro"]) as info:
-        services.import_roster(
-            actor=player, player=player, campaign=campaign, name="13th", faction=ASTRA, units=units
-        )
+        import_new(player, campaign, units, name="13th")
 
     assert list(info.value.error_dict) == [unit_key(1, "name")]
 
@@ -232,14 +233,7 @@ def test_it_charges_1_then_2_then_3rp_for_each_enhancement_bought_at_the_start()
     """R6.2: Renowned Heroes costs 1RP plus 1 per other Enhancement, at most 3RP."""
     player, campaign = player_in(starting_rp=10)
 
-    force = services.import_roster(
-        actor=player,
-        player=player,
-        campaign=campaign,
-        name="Heroes",
-        faction=ASTRA,
-        units=cards(four_heroes()),
-    )
+    force = import_new(player, campaign, cards(four_heroes()))
 
     purchases = RequisitionPurchase.objects.filter(force=force).order_by("pk")
     assert [p.cost for p in purchases] == [1, 2, 3, 3]
@@ -250,14 +244,7 @@ def test_it_charges_1_then_2_then_3rp_for_each_enhancement_bought_at_the_start()
 def test_it_counts_the_enhancements_a_force_already_holds():
     """R6.2: with one Enhancement on the Order of Battle, the next costs 2RP."""
     player, campaign = player_in(starting_rp=10)
-    force = services.import_roster(
-        actor=player,
-        player=player,
-        campaign=campaign,
-        name="Heroes",
-        faction=ASTRA,
-        units=cards(four_heroes())[:1],
-    )
+    force = import_new(player, campaign, cards(four_heroes())[:1])
 
     more = cards(roster_of(hero("Hero 9", 90, "Enhancement 9", 20)))
     plan = services.plan_import(units=more, force=CrusadeForce.objects.get(pk=force.pk))
@@ -271,9 +258,7 @@ def test_it_refuses_enhancements_costing_more_rp_than_the_force_has_with_the_num
     units = cards(four_heroes())[:3]
 
     with refused(containing=["1RP + 2RP + 3RP = 6RP", "you have 5RP"]) as info:
-        services.import_roster(
-            actor=player, player=player, campaign=campaign, name="H", faction=ASTRA, units=units
-        )
+        import_new(player, campaign, units, name="H")
 
     assert RP in info.value.error_dict
     assert not CrusadeForce.objects.filter(name="H").exists()
@@ -292,9 +277,7 @@ def test_it_imports_once_the_player_keeps_only_the_enhancements_the_rp_pays_for(
         2,
     )
 
-    force = services.import_roster(
-        actor=player, player=player, campaign=campaign, name="H", faction=ASTRA, units=units
-    )
+    force = import_new(player, campaign, units, name="H")
 
     force = CrusadeForce.objects.get(pk=force.pk)
     points = dict(force.units.values_list("name", "points"))
@@ -323,9 +306,7 @@ def test_it_refuses_an_enhancement_on_an_epic_hero():
     card = services.roster_card(unit, faction_keywords=ASTRA, keywords=keywords)
 
     with refused(containing=["Dreir is an EPIC HERO"]):
-        services.import_roster(
-            actor=player, player=player, campaign=campaign, name="H", faction=ASTRA, units=[card]
-        )
+        import_new(player, campaign, [card], name="H")
 
 
 # --------------------------------------------------------------------------- queries
@@ -336,9 +317,7 @@ def queries_to_import(size: int) -> int:
     squads = [RosterUnit(name=f"Squad {i}", datasheet="Squad", points=60) for i in range(size)]
     units = cards(roster_of(hero("Varro", 90, "Portents of Wisdom", 20), *squads))
     with CaptureQueriesContext(connection) as queries:
-        force = services.import_roster(
-            actor=player, player=player, campaign=campaign, name="Q", faction=ASTRA, units=units
-        )
+        force = import_new(player, campaign, units, name="Q")
     assert Unit.objects.filter(force=force).count() == size + 1
     return len(queries)
 

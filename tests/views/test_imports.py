@@ -79,6 +79,27 @@ def answers(response) -> dict[str, object]:
     return data
 
 
+def wolf_lords(client, **enhancement_points: str) -> dict:
+    """The Space Wolves list with only its seven CHARACTERS ticked (435 + 95 + 125 points),
+    and the Enhancements' points typed where given (``{"5": "15"}`` for unit 5)."""
+    data = answers(preview(client, WOLVES))
+    for index in range(7, 14):
+        data.pop(f"unit-{index}-keep")
+    for index, points in enhancement_points.items():
+        data[f"unit-{index.lstrip('u')}-enhancement_points"] = points
+    return data
+
+
+def refused_page(response, *parts: str) -> str:
+    """The preview again (400) saying each of ``parts``, with nothing saved."""
+    page = response.content.decode()
+    assert response.status_code == 400
+    for part in parts:
+        assert part in page
+    assert not CrusadeForce.objects.exists() and not Unit.objects.exists()
+    return page
+
+
 def confirm(client, data: dict, url: str | None = None):
     return client.post(url or reverse("force_import"), {**data, "confirm": "1"})
 
@@ -209,9 +230,7 @@ def test_it_refuses_a_preview_whose_list_was_changed_in_the_browser(client, play
 
     response = confirm(client, data)
 
-    assert response.status_code == 400
-    assert "This preview has expired or was changed" in response.content.decode()
-    assert not CrusadeForce.objects.exists()
+    refused_page(response, "This preview has expired or was changed")
 
 
 # --------------------------------------------------------------------------- confirm
@@ -250,34 +269,22 @@ def test_it_refuses_a_list_over_the_supply_limit_next_to_the_supply_and_saves_no
 
     response = confirm(client, data)
 
-    page = response.content.decode()
-    assert response.status_code == 400
+    page = refused_page(response)
     summary = page[page.index('id="import-summary"') :]
     assert "only 1000 of your 1000-point Supply Limit are free" in summary[:3000]
-    assert not CrusadeForce.objects.exists() and not Unit.objects.exists()
 
 
 def test_it_asks_for_an_enhancements_points_next_to_it_when_the_file_has_none(client, player):
-    data = answers(preview(client, WOLVES))
-    for index in range(7, 14):
-        data.pop(f"unit-{index}-keep")
+    response = confirm(client, wolf_lords(client))
 
-    response = confirm(client, data)
-
-    page = response.content.decode()
-    assert response.status_code == 400
-    assert 'id="id_unit-5-enhancement_points_error"' in page
-    assert "Give the Enhancement&#x27;s points." in page
-    assert not CrusadeForce.objects.exists()
+    refused_page(
+        response, 'id="id_unit-5-enhancement_points_error"', "Give the Enhancement&#x27;s points."
+    )
 
 
 def test_it_lets_the_player_choose_which_enhancements_the_rp_pays_for(client, player):
     """R6.2: each costs 1RP more than the last; unticked, the unit comes without it."""
-    data = answers(preview(client, WOLVES))
-    for index in range(7, 14):
-        data.pop(f"unit-{index}-keep")
-    data["unit-5-enhancement_points"] = "15"
-    data["unit-6-enhancement_points"] = "20"
+    data = wolf_lords(client, u5="15", u6="20")
     data.pop("unit-6-keep_enhancement")
 
     response = confirm(client, data)
@@ -292,21 +299,16 @@ def test_it_lets_the_player_choose_which_enhancements_the_rp_pays_for(client, pl
 
 
 def test_it_refuses_enhancements_the_rp_cannot_pay_for_with_the_numbers(client, player):
-    """R6.2: three Enhancements at the start cost 1RP + 2RP + 3RP; a force has 5RP."""
-    data = answers(preview(client, WOLVES))
-    for index in range(7, 14):
-        data.pop(f"unit-{index}-keep")
-    data["unit-5-enhancement_points"] = data["unit-6-enhancement_points"] = "15"
+    """R6.2: two Enhancements at the start cost 1RP + 2RP; this campaign starts forces
+    with 2RP."""
+    data = wolf_lords(client, u5="15", u6="15")
     campaign = player.campaign
     campaign.starting_rp = 2
     campaign.save()
 
     response = confirm(client, data)
 
-    page = response.content.decode()
-    assert response.status_code == 400
-    assert "1RP + 2RP = 3RP" in page and "That needs 3RP; you have 2RP." in page
-    assert not CrusadeForce.objects.exists()
+    refused_page(response, "1RP + 2RP = 3RP", "That needs 3RP; you have 2RP.")
 
 
 def test_it_puts_a_refusal_about_one_unit_next_to_it(client, player):
@@ -316,11 +318,11 @@ def test_it_puts_a_refusal_about_one_unit_next_to_it(client, player):
 
     response = confirm(client, data)
 
-    page = response.content.decode()
-    assert response.status_code == 400
-    assert 'id="id_unit-3-name_error"' in page
-    assert "Plague Wall already has a unit called plague marines." in page
-    assert not CrusadeForce.objects.exists()
+    refused_page(
+        response,
+        'id="id_unit-3-name_error"',
+        "Plague Wall already has a unit called plague marines.",
+    )
 
 
 def test_it_adds_units_to_the_players_own_force(client, player):
