@@ -115,6 +115,17 @@ class RosterSourceForm(forms.Form):
         return f"a {self.roster.format_label} ({self.filename})"
 
 
+def current_value(form: forms.BaseForm, name: str):
+    """What a field holds now: the player's valid input once the form is bound, else its
+    initial value (None for a field the form doesn't have, or input that isn't valid)."""
+    if name not in form.fields:
+        return None
+    if not form.is_bound:
+        return form.get_initial_for_field(form.fields[name], name)
+    form.is_valid()
+    return form.cleaned_data.get(name)
+
+
 class ImportForceForm(ForceCreateForm):
     """The new force's name, faction and campaign, as the list gives them."""
 
@@ -167,14 +178,7 @@ class ImportUnitForm(forms.Form):
         return data
 
     def value(self, name: str):
-        """What the field holds now: the player's valid input, or the initial value (None
-        for a field this unit doesn't have)."""
-        if name not in self.fields:
-            return None
-        if not self.is_bound:
-            return self.get_initial_for_field(self.fields[name], name)
-        self.is_valid()
-        return self.cleaned_data.get(name)
+        return current_value(self, name)
 
     @property
     def kept(self) -> bool:
@@ -237,20 +241,15 @@ class ImportPreview:
         self.errors: list[str] = []
         """Refusals about the whole import (the Supply Limit, RP), from the service."""
 
-    def _force_value(self, name: str):
-        form = self.force_form
-        if not form.is_bound:
-            return form.get_initial_for_field(form.fields[name], name)
-        form.is_valid()
-        return form.cleaned_data.get(name)
-
     @property
     def campaign(self):
-        return self.force.campaign if self.force else self._force_value("campaign")
+        return self.force.campaign if self.force else current_value(self.force_form, "campaign")
 
     @property
     def faction(self) -> str:
-        return self.force.faction if self.force else (self._force_value("faction") or "")
+        if self.force is not None:
+            return self.force.faction
+        return current_value(self.force_form, "faction") or ""
 
     @property
     def kept_forms(self) -> list[ImportUnitForm]:
@@ -280,8 +279,8 @@ class ImportPreview:
         return self.roster.warnings
 
     def is_valid(self) -> bool:
-        forms_ = [self.force_form, *self.unit_forms] if self.force_form else self.unit_forms
-        return all([form.is_valid() for form in forms_])
+        every = [self.force_form, *self.unit_forms] if self.force_form else self.unit_forms
+        return all([form.is_valid() for form in every])  # a list: each form shows its errors
 
     def service_kwargs(self) -> dict:
         kwargs = {"units": self.new_units(), "source": self.source.source}

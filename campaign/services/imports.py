@@ -32,6 +32,8 @@ SUPPLY = "supply"
 """The refusal that the chosen units don't fit in the Supply Limit."""
 RP = "rp"
 """The refusal that the Enhancements kept cost more RP than the force has."""
+MAX_UNITS = 300
+"""Most cards one import makes: more than any army list, few enough for one request."""
 
 
 def unit_key(index: int, field: str = NON_FIELD_ERRORS) -> str:
@@ -262,6 +264,8 @@ def import_roster(
     """
     if not units:
         common.refuse("Tick at least one unit to import.")
+    if len(units) > MAX_UNITS:
+        common.refuse(f"Import at most {MAX_UNITS} units at once; {len(units)} are ticked.")
     if force is None:
         for key, value in (("name", name), ("faction", faction)):
             if not value.strip():

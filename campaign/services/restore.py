@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from campaign import documents as doc
 from campaign import rules
@@ -95,9 +95,8 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
             )
     _check_force(force, cards, house)
     exported_at = document.get("exported_at")
-    return Restorable(
-        force, cards, requisitions, history, exported_at if isinstance(exported_at, str) else ""
-    )
+    exported_at = exported_at[:40] if isinstance(exported_at, str) else ""
+    return Restorable(force, cards, requisitions, history, exported_at)
 
 
 def _card(data: dict, where: str) -> _Card:
@@ -116,6 +115,9 @@ def _card(data: dict, where: str) -> _Card:
             and not honour["relic_category"]
         ):
             raise ValidationError(f"{at} is a Crusade Relic without its relic_category.")
+        mods = honour["modifications"]
+        if len(mods) > 2 or not all(isinstance(m, str) and 0 < len(m) <= 120 for m in mods):
+            raise ValidationError(f"{at}.modifications must be at most two names.")
         links = {
             "promotion": doc.check_link(
                 row.get("promotion"), len(card.promotions), f"{at}.promotion"
@@ -266,7 +268,8 @@ def _at(rows: list, index: int | None):
 
 
 def _write_history(actor, force: CrusadeForce, units: list[Unit], restorable: Restorable) -> None:
-    when = restorable.exported_at[:10] or "an unknown date"
+    exported = parse_datetime(restorable.exported_at or "")
+    when = f"{exported:%d %b %Y}" if exported else "an unknown date"
     rows = [
         HistoryEntry(
             force=force,
@@ -276,7 +279,6 @@ def _write_history(actor, force: CrusadeForce, units: list[Unit], restorable: Re
         )
         for values, at in restorable.history
     ]
-    now = timezone.now()
     rows.append(
         common.history_row(
             actor,
@@ -302,6 +304,4 @@ def _write_history(actor, force: CrusadeForce, units: list[Unit], restorable: Re
                 },
             )
         )
-    for row in rows[len(restorable.history) :]:
-        row.created_at = now
     HistoryEntry.objects.bulk_create(rows)

@@ -213,6 +213,14 @@ def test_it_names_the_unit_whose_card_the_rules_refuse_and_keeps_nothing_before_
     assert list(info.value.error_dict) == [unit_key(1, "name")]
 
 
+def test_it_refuses_more_units_than_one_import_makes():
+    force = krieg_force()
+    squad = services.NewUnit(name="Squad", datasheet="Squad", points=0, faction_keywords=ASTRA)
+
+    with refused("Import at most 300 units at once; 301 are ticked."):
+        services.import_roster(actor=force.player, force=force, units=[squad] * 301)
+
+
 def test_it_refuses_to_import_nothing():
     force = krieg_force()
 

@@ -228,6 +228,10 @@ HOSTILE: dict[str, tuple[Callable[[dict], None], str]] = {
         lambda d: HERO(d)["honours"][2].update(modifications="Brutal"),
         "modifications has the wrong type",
     ),
+    "modifications that aren't names": (
+        lambda d: HERO(d)["honours"][2].update(modifications=[{"a": 1}]),
+        "modifications must be at most two names",
+    ),
     "a link to a later honour": (
         lambda d: SQUAD(d)["honours"][0].update(replaces=1),
         "replaces points to no row",
