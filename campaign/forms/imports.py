@@ -185,6 +185,10 @@ class ImportUnitForm(forms.Form):
         return bool(self.value("keep"))
 
     @property
+    def title(self) -> str:
+        return self.value("name") or self.fields["name"].initial
+
+    @property
     def keyword_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in CARD_FIELDS.keywords]
 
@@ -277,6 +281,15 @@ class ImportPreview:
     @property
     def warnings(self) -> tuple[str, ...]:
         return self.roster.warnings
+
+    @property
+    def problems(self) -> list[tuple[str, str]]:
+        """What stops the import, as (message, the id of the unit it is about or "")."""
+        found = dict.fromkeys([*self.errors, *self.plan.refusals.values()], "")
+        for form in self.unit_forms:
+            if form.is_bound and form.errors:
+                found[f"Correct {form.title} below."] = f"import-unit-{form.index}"
+        return list(found.items())
 
     def is_valid(self) -> bool:
         every = [self.force_form, *self.unit_forms] if self.force_form else self.unit_forms

@@ -14,7 +14,7 @@ from campaign.rosters import parse_roster
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 from tests.services.test_restore import veteran_force
 
-from .helpers import texts
+from .helpers import count_queries, texts
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +37,18 @@ def test_it_downloads_the_whole_force_as_a_versioned_crusade_export(client):
         force.units.values_list("name", flat=True)
     )
     assert document["history"], "the download carries the history"
+
+
+def test_it_exports_a_bigger_force_in_the_same_number_of_queries(client):
+    force = veteran_force()
+    client.force_login(force.player)
+    url = reverse("force_export", args=[force.pk])
+    before = count_queries(client, url)
+    services.correct_force(actor=force.player, force=force, reason="room", supply_limit=3000)
+    for index in range(10):
+        make_unit(force, name=f"Reinforcements {index}", points=50)
+
+    assert count_queries(client, url) == before
 
 
 def test_it_lets_another_member_of_the_campaign_take_a_copy(client):

@@ -278,7 +278,10 @@ def test_it_asks_for_an_enhancements_points_next_to_it_when_the_file_has_none(cl
     response = confirm(client, wolf_lords(client))
 
     refused_page(
-        response, 'id="id_unit-5-enhancement_points_error"', "Give the Enhancement&#x27;s points."
+        response,
+        'id="id_unit-5-enhancement_points_error"',
+        "Give the Enhancement&#x27;s points.",
+        '<a href="#import-unit-5">Correct Wolf Guard Battle Leader on Thunderwolf 2 below.</a>',
     )
 
 
