@@ -267,6 +267,11 @@ def _at(rows: list, index: int | None):
     return None if index is None else rows[index]
 
 
+def _new(**values) -> dict[str, list]:
+    """History's {field: [before, after]} for values that had no before."""
+    return {name: [None, value] for name, value in values.items()}
+
+
 def _write_history(actor, force: CrusadeForce, units: list[Unit], restorable: Restorable) -> None:
     exported = parse_datetime(restorable.exported_at or "")
     when = f"{exported:%d %b %Y}" if exported else "an unknown date"
@@ -286,22 +291,20 @@ def _write_history(actor, force: CrusadeForce, units: list[Unit], restorable: Re
             f"{force.name} restored from a Crusade export of {when} "
             f"({len(units)} units, {force.supply_used} points)",
             force=force,
-            changed={name: [None, getattr(force, name)] for name in ("supply_limit", "rp")},
+            changed=_new(supply_limit=force.supply_limit, rp=force.rp),
         )
     )
-    for unit, card in zip(units, restorable.cards, strict=True):
-        rows.append(
-            common.history_row(
-                actor,
-                HistoryAction.UNIT_RESTORED,
-                f"{unit.name} restored from a Crusade export with its XP, honours and scars",
-                unit=unit,
-                force=force,
-                changed={
-                    "xp": [None, unit.xp],
-                    "battle_honours": [None, len(card.honours)],
-                    "battle_scars": [None, len(card.scars)],
-                },
-            )
+    rows += [
+        common.history_row(
+            actor,
+            HistoryAction.UNIT_RESTORED,
+            f"{unit.name} restored from a Crusade export with its XP, honours and scars",
+            unit=unit,
+            force=force,
+            changed=_new(
+                xp=unit.xp, battle_honours=len(card.honours), battle_scars=len(card.scars)
+            ),
         )
+        for unit, card in zip(units, restorable.cards, strict=True)
+    ]
     HistoryEntry.objects.bulk_create(rows)

@@ -9,65 +9,14 @@ from collections.abc import Callable
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from campaign import documents, rules, selectors, services
-from campaign.models import BattleHonour, BattleScar, CrusadeForce, HistoryEntry
+from campaign.models import BattleHonour, CrusadeForce, HistoryEntry
 from tests.factories import make_campaign, make_user
-from tests.services.cards import commissar, krieg_force, krieg_squad
 from tests.services.checks import refused
-from tests.services.earned import (
-    campaign_content,
-    grant_relic,
-    grant_trait,
-    grant_weapon_mods,
-    old_scars,
-    pending_promotion,
-    renowned_hero,
-    set_rp,
-    set_xp,
-)
-from tests.services.fights import fight
+from tests.services.veterans import veteran_force
 
 pytestmark = pytest.mark.django_db
-
-
-def veteran_force() -> CrusadeForce:
-    """A force with a past: battles, XP, every kind of honour, scars held and repaired, a
-    promotion waiting, requisitions bought, campaign content and a removed unit."""
-    campaign = make_campaign(name="The Long War")
-    force = krieg_force(campaign=campaign, goals="Hold the line", vendettas="The Plague Wall")
-    commissar_ = commissar(force, wargear="Power fist, plasma pistol")
-    renowned_hero(commissar_)
-    squad = krieg_squad(force, name="Squad Keller", is_battleline=True)
-    fight([commissar_, squad])
-    set_xp(commissar_, 20)
-    grant_trait(commissar_, "Natural Leader")
-    grant_relic(commissar_, "Master-crafted Armour")
-    grant_weapon_mods(commissar_, "Power fist")
-    trait = campaign_content(
-        "battle_trait", "Veteran of Vraks", campaign=campaign, trait_table="Infantry"
-    )
-    first = grant_trait(squad, "Obdurate Obedience")
-    first.status, first.lost_at = BattleHonour.Status.LOST, timezone.now()
-    first.lost_reason = "Devastating Blow"
-    first.save()
-    squad.honours.create(
-        category="battle_trait",
-        name=trait.name,
-        effect="+1 Ld",
-        custom_content=trait,
-        replaces=first,
-    )
-    scar, _ = old_scars(squad, "Fatigued", "Deep Scars")
-    scar.status, scar.removed_at = BattleScar.Status.REPAIRED, timezone.now()
-    scar.save()
-    pending_promotion(squad)
-    set_rp(force, 6)
-    services.increase_supply_limit(actor=force.player, force=force)
-    gone = krieg_squad(force, name="Squad Morn", counts_towards_supply=False)
-    services.remove_unit(actor=force.player, unit=gone, reason="Lost at the gate")
-    return CrusadeForce.objects.get(pk=force.pk)
 
 
 def exported(force: CrusadeForce, **kwargs) -> dict:

@@ -12,7 +12,7 @@ from campaign import documents, rules, selectors, services
 from campaign.models import CrusadeForce
 from campaign.rosters import parse_roster
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
-from tests.services.test_restore import veteran_force
+from tests.services.veterans import veteran_force
 
 from .helpers import count_queries, texts
 
