@@ -141,7 +141,10 @@ class ImportUnitForm(forms.Form):
     keep_enhancement = forms.BooleanField(required=False, initial=True)
     enhancement_points = forms.IntegerField(required=False, min_value=0)
 
-    def __init__(self, *args, unit: RosterUnit, name: str, index: int, **kwargs):
+    def __init__(
+        self, *args, unit: RosterUnit, name: str, index: int, enhance: bool = True, **kwargs
+    ):
+        """``enhance``: whether Enhancements start ticked (not once the force has fought)."""
         super().__init__(*args, prefix=f"unit-{index}", **kwargs)
         self.unit, self.index = unit, index
         self.fields["keep"].label = f"Import {name}"
@@ -154,6 +157,7 @@ class ImportUnitForm(forms.Form):
             del self.fields["keep_enhancement"], self.fields["enhancement_points"]
             return
         self.fields["keep_enhancement"].label = f"Keep the Enhancement {unit.enhancement}"
+        self.fields["keep_enhancement"].initial = enhance
         if unit.enhancement_points is not None:
             del self.fields["enhancement_points"]
         else:
@@ -238,8 +242,9 @@ class ImportPreview:
         else:
             taken = set(force.units.active().values_list("name", flat=True))
         names = services.unique_names([unit.name for unit in self.roster.units], taken)
+        enhance = force is None or not force.battle_tally
         self.unit_forms = [
-            ImportUnitForm(bound, unit=unit, name=name, index=index)
+            ImportUnitForm(bound, unit=unit, name=name, index=index, enhance=enhance)
             for index, (unit, name) in enumerate(zip(self.roster.units, names, strict=True))
         ]
         self.errors: list[str] = []

@@ -348,6 +348,17 @@ def test_it_adds_units_to_the_players_own_force(client, player):
     assert (force.unit_count, force.supply_used) == (4, 400)
 
 
+def test_it_leaves_enhancements_unticked_for_a_force_that_has_fought(client, player):
+    """R6.2: after its first battle a force gains Enhancements only through promotions."""
+    force = make_force(player=player, campaign=player.campaign)
+    services.correct_force(actor=player, force=force, reason="veterans", battle_tally=1)
+    url = reverse("force_import_units", args=[force.pk])
+
+    data = answers(preview(client, WOLVES, url))
+
+    assert "unit-5-keep_enhancement" not in data and "unit-6-keep_enhancement" not in data
+
+
 def test_it_confirms_in_a_fixed_number_of_queries_more_per_unit(client, player):
     """Confirming 15 units costs at most a dozen queries per unit more than 5 units."""
     player.campaign.starting_supply_limit = 2000
