@@ -8,6 +8,7 @@ from campaign.views import (
     battles,
     campaigns,
     forces,
+    imports,
     out_of_action,
     pages,
     promotions,
@@ -23,6 +24,10 @@ force_urls = [
     path("history/", forces.force_history, name="force_history"),
     path("units/new/", units.unit_create, name="unit_create"),
     path("units/supply/", units.unit_supply_check, name="unit_supply_check"),
+    path("import/", imports.force_import_units, name="force_import_units"),
+    path("import/check/", imports.force_import_units_check, name="force_import_units_check"),
+    path("export/", imports.force_export, name="force_export"),
+    path("export/text/", imports.force_export_text, name="force_export_text"),
     path(REQUISITION, forces.force_requisition, name="force_requisition"),
 ]
 
@@ -52,6 +57,9 @@ urlpatterns = [
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign_detail"),
     # Forces (Order of Battle) and Crusade cards
     path("forces/new/", forces.force_create, name="force_create"),
+    path("forces/import/", imports.force_import, name="force_import"),
+    path("forces/import/check/", imports.force_import_check, name="force_import_check"),
+    path("forces/restore/", imports.force_restore, name="force_restore"),
     path("forces/<int:pk>/", include(force_urls)),
     path("units/<int:pk>/", include(unit_urls)),
     # Battles

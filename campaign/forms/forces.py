@@ -32,10 +32,14 @@ class ForceCreateForm(ForceDetailsForm):
 
     def __init__(self, *args, campaigns, **kwargs):
         super().__init__(*args, **kwargs)
-        field = self.fields["campaign"]
-        field.queryset = campaigns
-        field.empty_label = "No campaign (yet)"
-        field.help_text = "A campaign you are a member of."
+        offer_campaigns(self.fields["campaign"], campaigns)
+
+
+def offer_campaigns(field: forms.ModelChoiceField, campaigns) -> None:
+    """A force's campaign: one the player is a member of, or none yet."""
+    field.queryset = campaigns
+    field.empty_label = "No campaign (yet)"
+    field.help_text = "A campaign you are a member of."
 
 
 class PictureForm(forms.Form):

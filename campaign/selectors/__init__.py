@@ -23,6 +23,7 @@ from .campaigns import (
     invitation,
 )
 from .dashboard import Dashboard, dashboard
+from .exports import force_document, force_text
 from .forces import (
     ForceHistory,
     HistoryRow,
@@ -67,7 +68,9 @@ __all__ = [
     "card_page",
     "change_rows",
     "dashboard",
+    "force_document",
     "force_history",
+    "force_text",
     "invitation",
     "keyword_labels",
     "muster_page",

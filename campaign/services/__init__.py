@@ -39,6 +39,14 @@ from .forces import (
     update_force_details,
     update_unit_details,
 )
+from .imports import (
+    ImportPlan,
+    import_roster,
+    plan_import,
+    roster_card,
+    split_unit_key,
+    unique_names,
+)
 from .promotions import (
     battle_trait_choices,
     campaign_content,
@@ -58,8 +66,10 @@ from .requisitions import (
     repair_and_recuperate,
     requisition_options,
 )
+from .restore import read_document, restore_force
 
 __all__ = [
+    "ImportPlan",
     "NewUnit",
     "RequisitionOption",
     "UnitOutcome",
@@ -76,12 +86,15 @@ __all__ = [
     "crusade_relic_choices",
     "fresh_recruits",
     "inflict_battle_scar",
+    "import_roster",
     "increase_supply_limit",
     "join_campaign",
     "legendary_veterans",
     "muster_army",
     "out_of_action_choices",
+    "plan_import",
     "preview_battle_end",
+    "read_document",
     "rearm_and_resupply",
     "record_battle_end",
     "relics_in_force",
@@ -90,6 +103,7 @@ __all__ = [
     "repair_and_recuperate",
     "requisition_options",
     "resolve_out_of_action",
+    "restore_force",
     "retire_custom_content",
     "set_force_banner",
     "set_house_rules",
@@ -97,9 +111,12 @@ __all__ = [
     "settle_with_battle_trait",
     "settle_with_crusade_relic",
     "settle_with_weapon_modification",
+    "roster_card",
+    "split_unit_key",
     "start_battle",
     "take_out_of_action_test",
     "units_with_pending_choices",
+    "unique_names",
     "update_campaign_details",
     "update_custom_content",
     "update_force_details",

@@ -36,6 +36,12 @@ NewUnit = _new_unit_class()
 NewUnit.__doc__ = "A new Crusade card as the player describes it (fields of CARD_FIELDS.new)."
 
 
+def require_member(player, campaign: Campaign | None) -> None:
+    """A force joins a campaign only with its player as a member."""
+    if campaign is not None and not campaign.memberships.filter(user=player).exists():
+        common.refuse("Join the campaign before creating a force in it.", field="campaign")
+
+
 @transaction.atomic
 def create_force(
     *,
@@ -50,8 +56,7 @@ def create_force(
     background: str = "",
 ) -> CrusadeForce:
     """A new Order of Battle with the campaign's starting Supply Limit and RP."""
-    if campaign is not None and not campaign.memberships.filter(user=player).exists():
-        common.refuse("Join the campaign before creating a force in it.", field="campaign")
+    require_member(player, campaign)
     house = campaign.house_rules if campaign is not None else rules.DEFAULT_HOUSE_RULES
     force = CrusadeForce.objects.create(
         player=player,

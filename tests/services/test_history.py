@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import pytest
 from django.core.files.base import ContentFile
 
-from campaign import rules, services
+from campaign import rules, selectors, services
 from campaign.models import HistoryEntry, history_action_choices
 from campaign.services import UnitOutcome
 from tests.factories import make_campaign, make_user
@@ -150,6 +150,20 @@ CALLS: dict[str, Callable[[World], object]] = {
     "retire_custom_content": lambda w: services.retire_custom_content(
         actor=w.organiser, content=custom_scar(w), reason="Not used"
     ),
+    "import_roster": lambda w: services.import_roster(
+        actor=w.actor,
+        force=w.force,
+        units=[
+            services.NewUnit(name="Squad 2", datasheet="Squad", points=60, faction_keywords="x")
+        ],
+    ),
+    "restore_force": lambda w: services.restore_force(
+        actor=w.actor,
+        player=w.actor,
+        campaign=w.campaign,
+        document=selectors.force_document(w.force),
+        name="Restored",
+    ),
 }
 
 
@@ -174,6 +188,12 @@ def test_it_covers_every_service_that_changes_state():
         "campaign_content",
         "crusade_relic_choices",
         "units_with_pending_choices",
+        "ImportPlan",
+        "plan_import",
+        "read_document",
+        "roster_card",
+        "split_unit_key",
+        "unique_names",
     }
     assert changers == set(CALLS)
 

@@ -44,6 +44,15 @@ EXPECTED = {
     "unit_create": WRITE,
     "unit_supply_check": WRITE,
     "force_requisition": POST_ONLY,
+    # Importing a list: a new force is anyone's; units go only into your own force.
+    "force_import": SIGNED_IN,
+    "force_import_check": POST_ONLY,
+    "force_import_units": WRITE,
+    "force_import_units_check": POST_ONLY,
+    "force_restore": SIGNED_IN,
+    # Exporting is reading: whoever sees the force may take a copy.
+    "force_export": READ,
+    "force_export_text": READ,
     "unit_detail": READ,
     "unit_edit": WRITE,
     "unit_picture": POST_ONLY,
@@ -132,6 +141,10 @@ def world():
             "unit_create": {"pk": force.pk},
             "unit_supply_check": {"pk": force.pk},
             "force_requisition": {"pk": force.pk, "requisition": "increase_supply_limit"},
+            "force_import_units": {"pk": force.pk},
+            "force_import_units_check": {"pk": force.pk},
+            "force_export": {"pk": force.pk},
+            "force_export_text": {"pk": force.pk},
             "unit_detail": {"pk": squad.pk},
             "unit_edit": {"pk": squad.pk},
             "unit_picture": {"pk": squad.pk},
@@ -183,6 +196,8 @@ def test_it_answers_each_role_as_the_access_table_says(client, world, name):
         "promotion_settle",
         "force_requisition",
         "army_muster",
+        "force_import_units",
+        "force_import_units_check",
     ],
 )
 @pytest.mark.parametrize("role", ["member", "organiser", "superuser"])

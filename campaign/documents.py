@@ -1,0 +1,210 @@
+"""The Crusade export: a force's whole Crusade state as one versioned JSON document.
+
+`selectors.force_document` writes it and `services.restore_force` reads it back; both
+take the fields from here, and the fields come from the models, so a field added to a
+card travels with it. Layout (version 1)::
+
+    {"format": "crusade-force", "version": 1, "exported_at": ..., "exported_from": {...},
+     "force": {<FORCE_FIELDS>}, "totals": {...},
+     "units": [{<UNIT_FIELDS>, "honours": [...], "scars": [...], "promotions": [...]}],
+     "requisitions": [{<REQUISITION_FIELDS>, "unit": <index in units> | null}],
+     "history": [...]}                                  (optional)
+
+Links inside the document are indexes: an honour's ``promotion`` is an index in its
+unit's ``promotions`` and ``replaces`` an index in its unit's ``honours``; campaign
+content is named (``custom_content``), since ids mean nothing on another server.
+``exported_from`` and ``totals`` are for people reading the file; a restore derives them.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from campaign.models import (
+    BattleHonour,
+    BattleScar,
+    CrusadeForce,
+    HistoryEntry,
+    Promotion,
+    RequisitionPurchase,
+    Unit,
+)
+
+FORMAT = "crusade-force"
+VERSION = 1
+MAX_BYTES = 5_000_000
+"""A force with a hundred units and years of history is well under this."""
+
+MAX_TEXT = 20_000
+"""Longest narrative or note a document may carry (the models' text fields have no limit)."""
+
+MAX_INT = 2_147_483_647
+"""The largest whole number every supported database stores in an integer column."""
+
+MAX_JSON = 10_000
+"""Largest ``details`` or ``changes`` value, as JSON text."""
+
+MAX_ROWS = {
+    "units": 1_000,
+    "honours": 100,
+    "scars": 100,
+    "promotions": 100,
+    "requisitions": 10_000,
+    "history": 50_000,
+}
+"""Most rows of each kind a document may hold (honours, scars and promotions per unit)."""
+
+
+def stored_fields(model: type[models.Model], *, leave_out: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A model's own values: not its id, its links to other rows or its pictures."""
+    return tuple(
+        f.name
+        for f in model._meta.concrete_fields
+        if not (f.primary_key or f.is_relation or isinstance(f, models.FileField))
+        and f.name not in leave_out
+    )
+
+
+FORCE_FIELDS = stored_fields(CrusadeForce, leave_out=("rp_cap", *CrusadeForce.TOTAL_FIELDS))
+"""The campaign sets the RP cap; the totals are derived from the cards."""
+UNIT_FIELDS = stored_fields(Unit)
+HONOUR_FIELDS = stored_fields(BattleHonour)
+SCAR_FIELDS = stored_fields(BattleScar)
+PROMOTION_FIELDS = stored_fields(Promotion)
+REQUISITION_FIELDS = stored_fields(RequisitionPurchase)
+HISTORY_FIELDS = stored_fields(HistoryEntry)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return value
+
+
+def encode(obj: models.Model, fields: tuple[str, ...], **links: Any) -> dict[str, Any]:
+    """One row as JSON values, with ``links`` (indexes or names) added."""
+    return {**{name: _plain(getattr(obj, name)) for name in fields}, **links}
+
+
+def loads(raw: bytes) -> Any:
+    """The JSON in ``raw``; ValidationError for anything that isn't plain, bounded JSON."""
+    if len(raw) > MAX_BYTES:
+        raise ValidationError(f"The file is over {MAX_BYTES // 1_000_000} MB; refused.")
+    try:
+        return json.loads(raw.decode("utf-8-sig"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise ValidationError("The file isn't a Crusade export: it isn't JSON.") from error
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number")
+
+
+def dumps(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def is_document(data: Any) -> bool:
+    """Whether ``data`` (parsed JSON) says it is a Crusade export, of any version."""
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def looks_like_document(raw: bytes) -> bool:
+    """Whether a file is a Crusade export (so a player who picked it to import an army list
+    can be sent to restore it instead)."""
+    if not raw.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        return False
+    try:
+        return is_document(loads(raw))
+    except ValidationError:
+        return False
+
+
+def check_rows(data: dict, key: str, where: str) -> list[dict]:
+    """The list of objects under ``key`` (missing: empty), within its limit."""
+    rows = data.get(key, [])
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise ValidationError(f"{where}{key} must be a list of objects.")
+    if len(rows) > MAX_ROWS[key]:
+        raise ValidationError(f"{where}{key} holds {len(rows)} rows; at most {MAX_ROWS[key]}.")
+    return rows
+
+
+def check_link(value: Any, rows: int, where: str, *, before: int | None = None) -> int | None:
+    """An index into a list of ``rows`` rows (or null); ``before``: it must point earlier."""
+    if value is None:
+        return None
+    limit = rows if before is None else min(rows, before)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+        raise ValidationError(f"{where} points to no row of this document.")
+    return value
+
+
+def decode(model: type[models.Model], fields: tuple[str, ...], data: dict, where: str) -> dict:
+    """The values of ``fields`` in ``data``, checked against the model's own fields.
+
+    Strict about types (a number is an int, never "3", 3.0 or true); bounded like the
+    database column; a missing value takes the field's default when it has one.
+    """
+    values = {}
+    for name in fields:
+        field = model._meta.get_field(name)
+        at = f"{where}.{name}"
+        if name in data:
+            values[name] = _value(field, data[name], at)
+        elif field.has_default():
+            values[name] = field.get_default()
+        elif field.null:
+            values[name] = None
+        elif field.blank and isinstance(field, (models.CharField, models.TextField)):
+            values[name] = ""
+        else:
+            raise ValidationError(f"{at} is missing.")
+    return values
+
+
+def _value(field: models.Field, value: Any, at: str) -> Any:
+    if value is None:
+        if field.null:
+            return None
+        raise ValidationError(f"{at} can't be null.")
+    value = _typed(field, value, at)
+    try:
+        field.clean(value, None)
+    except ValidationError as error:
+        raise ValidationError(f"{at}: {' '.join(error.messages)}") from error
+    return value
+
+
+def _typed(field: models.Field, value: Any, at: str) -> Any:
+    """``value`` if it has the JSON type the field stores (a date as ISO text)."""
+    if isinstance(field, models.BooleanField):
+        ok = isinstance(value, bool)
+    elif isinstance(field, models.IntegerField):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        if ok and not -MAX_INT - 1 <= value <= MAX_INT:
+            raise ValidationError(f"{at} is out of range.")
+    elif isinstance(field, models.DateTimeField):
+        parsed = parse_datetime(value) if isinstance(value, str) and len(value) <= 40 else None
+        if parsed is None:
+            raise ValidationError(f"{at} must be a date and time such as 2026-05-01T18:30:00Z.")
+        return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed)
+    elif isinstance(field, models.JSONField):
+        shape = type(field.get_default())  # a list or a dict, as the model starts it
+        ok = isinstance(value, shape) and len(json.dumps(value)) <= MAX_JSON
+    elif isinstance(field, models.TextField):
+        ok = isinstance(value, str) and len(value) <= MAX_TEXT
+    elif isinstance(field, models.CharField):
+        ok = isinstance(value, str)
+    else:
+        raise ValueError(f"no JSON type for {field!r}")
+    if not ok:
+        raise ValidationError(f"{at} has the wrong type or is too long.")
+    return value
