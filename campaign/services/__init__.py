@@ -5,14 +5,19 @@ player understands, and writes a `HistoryEntry` for every change.
 """
 
 from .battles import (
+    ForceGain,
     UnitOutcome,
     check_army,
+    disagreement,
     inflict_battle_scar,
     muster_army,
+    muster_refusal,
     out_of_action_choices,
-    preview_battle_end,
+    preview_side,
     record_battle_end,
+    record_side,
     resolve_out_of_action,
+    settle_battle,
     start_battle,
     take_out_of_action_test,
     units_with_pending_choices,
@@ -39,6 +44,12 @@ from .forces import (
     update_force_details,
     update_unit_details,
 )
+from .invitations import (
+    accept_invitation,
+    cancel_battle,
+    decline_invitation,
+    withdraw_invitation,
+)
 from .promotions import (
     battle_trait_choices,
     campaign_content,
@@ -60,13 +71,16 @@ from .requisitions import (
 )
 
 __all__ = [
+    "ForceGain",
     "NewUnit",
     "RequisitionOption",
     "UnitOutcome",
+    "accept_invitation",
     "add_custom_content",
     "add_unit",
     "battle_trait_choices",
     "campaign_content",
+    "cancel_battle",
     "change_member_role",
     "check_army",
     "correct_force",
@@ -74,16 +88,20 @@ __all__ = [
     "create_campaign",
     "create_force",
     "crusade_relic_choices",
+    "decline_invitation",
+    "disagreement",
     "fresh_recruits",
-    "inflict_battle_scar",
     "increase_supply_limit",
+    "inflict_battle_scar",
     "join_campaign",
     "legendary_veterans",
     "muster_army",
+    "muster_refusal",
     "out_of_action_choices",
-    "preview_battle_end",
+    "preview_side",
     "rearm_and_resupply",
     "record_battle_end",
+    "record_side",
     "relics_in_force",
     "remove_unit",
     "renowned_heroes",
@@ -94,6 +112,7 @@ __all__ = [
     "set_force_banner",
     "set_house_rules",
     "set_unit_picture",
+    "settle_battle",
     "settle_with_battle_trait",
     "settle_with_crusade_relic",
     "settle_with_weapon_modification",
@@ -105,4 +124,5 @@ __all__ = [
     "update_force_details",
     "update_unit_details",
     "void_battle",
+    "withdraw_invitation",
 ]

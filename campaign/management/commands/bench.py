@@ -119,10 +119,12 @@ class Command(BaseCommand):
         def battle() -> None:
             a, b = all_forces[1], all_forces[2]
             fight = services.start_battle(
-                actor=a.player, forces=[a, b], battle_size="Incursion", campaign=campaign
+                actor=a.player, force=a, opponents=[b], battle_size="Incursion", campaign=campaign
             )
             results = {}
             for p in fight.participants.select_related("force"):
+                if p.is_invited:
+                    services.accept_invitation(actor=p.force.player, participant=p)
                 army = list(p.force.units.active()[:3])
                 services.muster_army(
                     actor=p.force.player,
@@ -133,10 +135,14 @@ class Command(BaseCommand):
                     warlord=army[0],
                 )
                 results[p.pk] = "draw"
-            services.record_battle_end(actor=a.player, battle=fight, results=results, outcomes={})
+            services.record_battle_end(battle=fight, results=results, outcomes={})
             services.void_battle(actor=organiser, battle=fight, reason="bench")
 
-        self._time("start + muster 2x3 + record + void a battle", battle, max(3, repeat // 4))
+        self._time(
+            "start + accept + muster 2x3 + record 2 sides + void a battle",
+            battle,
+            max(3, repeat // 4),
+        )
 
         force = all_forces[3]
 
