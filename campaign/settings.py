@@ -197,18 +197,21 @@ X_FRAME_OPTIONS = "DENY"
 if env_bool("BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Email to players (battle invitations, a turn to record, a dispute) is sent only when
-# EMAIL_HOST is set: without it the app sends none.
-CRUSADE_SEND_EMAIL = bool(os.environ.get("EMAIL_HOST"))
-if CRUSADE_SEND_EMAIL:
-    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    EMAIL_HOST = os.environ["EMAIL_HOST"]
-    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
-    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
-    EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+# Email (battle invitations, a turn to record, a dispute) goes out only when EMAIL_HOST is
+# set: without it the app sends none, and Django's own mail goes nowhere.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+CRUSADE_SEND_EMAIL = bool(EMAIL_HOST)
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if CRUSADE_SEND_EMAIL
+    else "django.core.mail.backends.dummy.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crusade Tracker <crusade@localhost>")
 
 LOGGING = {

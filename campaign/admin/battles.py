@@ -181,9 +181,10 @@ class BattleAdmin(ObjectToolMixin, ReadOnlyAdmin):
         context = {
             **self.admin_site.each_context(request),
             "title": SETTLE,
-            "subtitle": str(battle),
+            "subtitle": None,
             "opts": self.model._meta,
-            "battle": battle,
+            "objects": [battle],
+            "button": "Settle the battle",
             "form": form,
             "dispute": services.disagreement(sides),
             "unanswered": [side for side in sides if side.is_invited],

@@ -195,40 +195,33 @@ def _answer(request: HttpRequest, battle: Battle, change, done: str) -> HttpResp
     return redirect(battle)
 
 
-@require_POST
-@login_required
-def army_accept(request: HttpRequest, pk: int) -> HttpResponse:
-    participant, _ = get_participant_for_user(request.user, pk, write=True)
-    return _answer(
-        request,
-        participant.battle,
-        lambda: services.accept_invitation(actor=request.user, participant=participant),
-        f"{participant.force.name} joins the battle. Muster your army.",
-    )
+def _invitation_view(service, done: str, *, starter: bool = False):
+    """A POST-only view that answers (or, for the ``starter``, withdraws) the invitation of
+    one side through ``service``; ``done`` names the force as ``{force}``."""
+
+    @require_POST
+    @login_required
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        side, _ = get_participant_for_user(request.user, pk, write=True, starter=starter)
+        return _answer(
+            request,
+            side.battle,
+            lambda: service(actor=request.user, participant=side),
+            done.format(force=side.force.name),
+        )
+
+    return view
 
 
-@require_POST
-@login_required
-def army_decline(request: HttpRequest, pk: int) -> HttpResponse:
-    participant, _ = get_participant_for_user(request.user, pk, write=True)
-    return _answer(
-        request,
-        participant.battle,
-        lambda: services.decline_invitation(actor=request.user, participant=participant),
-        f"Declined: {participant.force.name} stays out of this battle.",
-    )
-
-
-@require_POST
-@login_required
-def army_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
-    participant, _ = get_participant_for_user(request.user, pk, write=True, starter=True)
-    return _answer(
-        request,
-        participant.battle,
-        lambda: services.withdraw_invitation(actor=request.user, participant=participant),
-        f"{participant.force.name} is no longer invited.",
-    )
+army_accept = _invitation_view(
+    services.accept_invitation, "{force} joins the battle. Muster your army."
+)
+army_decline = _invitation_view(
+    services.decline_invitation, "Declined: {force} stays out of this battle."
+)
+army_withdraw = _invitation_view(
+    services.withdraw_invitation, "{force} is no longer invited.", starter=True
+)
 
 
 @require_POST
