@@ -110,11 +110,12 @@ def start_battle(
 
 def lock_battle(battle: Battle | int) -> tuple[Battle, list[BattleParticipant]]:
     """Re-read a battle with its row locked, and every side with its force locked (the
-    battle first, then the forces in primary-key order, so two services never deadlock)."""
+    battle first, then the forces in primary-key order, so two services never deadlock).
+    The sides are read once every lock is held: a muster that was under way is in them."""
     pk = battle.pk if isinstance(battle, Battle) else battle
     battle = Battle.objects.select_for_update().get(pk=pk)
+    forces = common.lock_forces(list(battle.participants.values_list("force_id", flat=True)))
     sides = list(battle.participants.select_related("recorded_by").order_by("pk"))
-    forces = common.lock_forces([side.force_id for side in sides])
     for side in sides:
         side.battle, side.force = battle, forces[side.force_id]
     return battle, sides

@@ -57,7 +57,7 @@ def saved(
     return entry
 
 
-def _two_captains(campaign: Campaign) -> list[list]:
+def two_captains(campaign: Campaign) -> list[list]:
     """The armies of two forces of the campaign: one CHARACTER each."""
     first = make_force(campaign=campaign, name="Ultramarines 2nd Company")
     second = make_force(campaign=campaign, name="Iron Hands Clan Raukaan")
@@ -70,14 +70,14 @@ def _two_captains(campaign: Campaign) -> list[list]:
 def recorded_battle(*, actor, campaign: Campaign) -> tuple[Battle, CrusadeForce, CrusadeForce]:
     """Two forces fight an Incursion, all done by `actor`; the first wins.
     Returns (battle, winner, loser)."""
-    armies = _two_captains(campaign)
+    armies = two_captains(campaign)
     done = fight(*armies, campaign=campaign, actor=actor)
     return done.battle, armies[0][0].force, armies[1][0].force
 
 
 def disputed_battle(*, campaign: Campaign) -> Fight:
     """Two players fight an Incursion and each records a Victory: the battle is disputed."""
-    armies = _two_captains(campaign)
+    armies = two_captains(campaign)
     done = go_to_battle(*armies, campaign=campaign, results=["win", "win"])
     for army in armies:
         done.record_side(army[0].force)

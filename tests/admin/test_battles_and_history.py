@@ -5,8 +5,9 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Battle, HistoryEntry
-from tests.admin.helpers import disputed_battle, recorded_battle
+from tests.admin.helpers import disputed_battle, recorded_battle, two_captains
 from tests.factories import reload
+from tests.services.fights import go_to_battle
 
 pytestmark = pytest.mark.django_db
 
@@ -230,3 +231,29 @@ def test_it_refuses_to_settle_another_campaigns_battle(organiser_client, rival_c
 
     assert response.status_code == 404
     assert reload(theirs.battle).status == Battle.Status.DISPUTED
+
+
+def test_it_records_for_an_absent_player_who_never_recorded(organiser_client, campaign):
+    fight = go_to_battle(*two_captains(campaign), campaign=campaign)
+    first, second = fight.participants.values()
+    fight.record_side(first.force)
+    page = organiser_client.get(_settle_url(fight.battle)).content.decode()
+    assert "Not recorded: recording it for the absent player" in page
+
+    response = organiser_client.post(
+        _settle_url(fight.battle),
+        {
+            f"result_{first.pk}": "win",
+            f"result_{second.pk}": "loss",
+            "reason": "Iron Hands' player is away; confirmed by phone",
+        },
+    )
+
+    assert response.status_code == 302
+    assert reload(fight.battle).status == Battle.Status.COMPLETED
+    absent = reload(second)
+    assert (absent.claimed_result, absent.result, absent.recorded_by.username) == (
+        "loss",
+        "loss",
+        "warmaster",
+    )

@@ -391,3 +391,64 @@ def test_it_refuses_to_change_an_army_once_its_side_is_recorded(client, table):
 
     assert response.status_code == 302
     assert any("can no longer change" in m for m in texts(response))
+
+
+def test_it_records_a_battle_against_an_untracked_opponent_in_one_step(client, table):
+    """R9: with no opponent force, my side alone completes the battle, as before."""
+    services.cancel_battle(actor=table.owner, battle=table.battle)
+    client.force_login(table.owner)
+    _start(client, table.owner, table.force)
+    solo = Battle.objects.get(status=Battle.Status.IN_PROGRESS)
+    side = solo.participants.get()
+    client.post(
+        reverse("army_muster", args=[side.pk]),
+        {
+            "faction": table.force.faction,
+            "detachment": "Gladius",
+            "units": [table.captain.pk],
+            "warlord": table.captain.pk,
+        },
+    )
+
+    response = _post_record(client, table, side, confirm="1", result="loss")
+
+    assert reload(solo).status == Battle.Status.COMPLETED
+    assert (reload(table.force).battle_tally, reload(table.force).victories) == (1, 0)
+    assert any("Battle recorded" in m for m in texts(response))
+
+
+def test_it_gives_an_attached_units_kills_to_one_of_its_two_units_on_the_form(client, unmustered):
+    """R9: kills of an Attached unit go to the Leader or the Bodyguard, not both."""
+    table = unmustered
+    services.muster_army(
+        actor=table.owner,
+        participant=table.mine,
+        faction=table.force.faction,
+        detachment="Gladius",
+        units=[table.captain, table.squad],
+        warlord=table.captain,
+        attachments={table.captain.pk: table.squad.pk},
+    )
+    services.muster_army(
+        actor=table.opponent,
+        participant=table.theirs,
+        faction=table.other_force.faction,
+        detachment="Gladius",
+        units=[table.enemy_captain],
+        warlord=table.enemy_captain,
+    )
+    leader, bodyguard = (table.mine.army.get(unit=u) for u in (table.captain, table.squad))
+    client.force_login(table.owner)
+    assert (
+        "Leads Squad Helix"
+        in client.get(reverse("army_record", args=[table.mine.pk])).content.decode()
+    )
+
+    both = _post_record(
+        client, table, preview="1", **{f"kills_{leader.pk}": 1, f"kills_{bodyguard.pk}": 1}
+    )
+    one = _post_record(client, table, confirm="1", **{f"kills_{bodyguard.pk}": 2})
+
+    assert "fought as one Attached unit" in both.content.decode()
+    assert one.status_code == 302
+    assert reload(bodyguard).enemy_units_destroyed == 2

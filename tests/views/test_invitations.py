@@ -282,3 +282,22 @@ def test_it_emails_the_opponent_its_turn_then_both_players_a_dispute(client, tab
     assert turn.to == ["t@example.org"] and "Your turn" in turn.subject
     assert sorted(m.to[0] for m in dispute) == ["t@example.org", "wolves@example.org"]
     assert all("can't both claim a Victory" in m.body for m in dispute)
+
+
+def test_it_lets_a_player_change_their_side_of_a_disputed_battle(client, table):
+    for side, player in ((table.mine, table.owner), (table.theirs, table.opponent)):
+        services.record_side(actor=player, participant=side, result="win", outcomes={})
+    client.force_login(table.opponent)
+    page = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
+    assert "Change your side of the battle" in page
+    form = client.get(reverse("army_record", args=[table.theirs.pk]))
+    assert form.context["form"]["result"].value() == "win"  # starts from what was recorded
+
+    data = {"result": "loss", "marked": "", "confirm": "1"}
+    for entry in table.theirs.army.all():
+        data |= {f"kills_{entry.pk}": 0, f"bonus_{entry.pk}": 0, f"reason_{entry.pk}": ""}
+    response = client.post(reverse("army_record", args=[table.theirs.pk]), data)
+
+    assert response.status_code == 302
+    assert reload(table.battle).status == Battle.Status.COMPLETED
+    assert reload(table.force).victories == 1

@@ -138,11 +138,7 @@ class Command(BaseCommand):
             services.record_battle_end(battle=fight, results=results, outcomes={})
             services.void_battle(actor=organiser, battle=fight, reason="bench")
 
-        self._time(
-            "start + accept + muster 2x3 + record 2 sides + void a battle",
-            battle,
-            max(3, repeat // 4),
-        )
+        self._time("start, accept, muster 2x3, record, void", battle, max(3, repeat // 4))
 
         force = all_forces[3]
 
