@@ -249,8 +249,8 @@ DONE = 302
 """The change is made; back to the battle."""
 # What each person at the table gets when they POST a change to the battle: the state (a
 # fixture), the object, what is posted, and the status for each of PEOPLE. Only the side's
-# own player answers its invitation or records it; only the battle's starter withdraws an
-# invitation or cancels the battle.
+# own player answers its invitation, musters, records it and takes its units' Out of Action
+# tests; only the battle's starter withdraws an invitation or cancels the battle.
 POSTED_AT_THE_TABLE = {
     "army_accept": ("invited", lambda t: t.theirs, {}, (F, DONE, F, NF, F)),
     "army_decline": ("invited", lambda t: t.theirs, {}, (F, DONE, F, NF, F)),
@@ -258,6 +258,13 @@ POSTED_AT_THE_TABLE = {
     "battle_cancel": ("unmustered", lambda t: t.battle, {}, (DONE, F, F, NF, F)),
     "army_record": ("table", lambda t: t.mine, "a win", (DONE, F, F, NF, F)),
     "army_muster": ("unmustered", lambda t: t.mine, "an army", (DONE, F, F, NF, F)),
+    # Out of Action choices are the unit's player's alone, whoever fought against it.
+    "out_of_action": (
+        "fallen",
+        lambda t: t.test,
+        {"action": "enter_roll", "roll": 4},
+        (DONE, F, F, NF, F),
+    ),
 }
 
 
