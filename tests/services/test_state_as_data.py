@@ -153,7 +153,7 @@ def test_it_counts_enhancements_left_out_of_old_cards_and_turns_tables_into_keyw
 def test_it_gives_battles_from_before_invitations_sides_that_accepted_and_recorded():
     """Battles started before invitations: every side was committed, so it is accepted; a
     completed battle's sides recorded the result that counted, by whoever recorded it."""
-    before, after = ("campaign", "0004_rules_fidelity"), ("campaign", "0005_battle_consent")
+    before, after = ("campaign", "0004_rules_fidelity"), ("campaign", "0006_battle_consent_data")
     executor = MigrationExecutor(connection)
     executor.migrate([before])
     old = executor.loader.project_state([before]).apps
