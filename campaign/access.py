@@ -6,9 +6,10 @@ Each `get_*_for_user` returns ``(obj, can_write)``, as healthchecks'
 
 - An object the user may not see is a 404 (its existence is not revealed).
 - With ``write=True``, an object the user may see but not change is a 403.
-- Players change their own forces (and what hangs off them); a battle is changed by
-  the players with a force in it. Organisers and superusers see everything in their
-  campaigns but change players' data only through the admin.
+- Players change their own forces (and what hangs off them), including their own side
+  of a battle (answer its invitation, muster, record); the player who started a battle
+  withdraws its invitations or cancels it. Organisers and superusers see everything in
+  their campaigns but change players' data only through the admin.
 
 Each check fetches one row by primary key (with what it needs joined in) and then
 decides with small indexed queries, so it costs the same however big a campaign is.
@@ -35,6 +36,7 @@ from campaign.models import (
 
 OWNER_ONLY = "Only the force's player can change it."
 PLAYERS_ONLY = "Only players with a force in this battle can record it."
+STARTER_ONLY = "Only the player who started this battle can do that."
 ORGANISERS_ONLY = "Only the campaign's organisers can do that."
 
 T = TypeVar("T")
@@ -157,18 +159,31 @@ def _battle_players(battle_id: int) -> set[int]:
     )
 
 
-def get_battle_for_user(user, pk: int, *, write: bool = False) -> tuple[Battle, bool]:
-    """Members of the battle's campaign see it; the players with a force in it change it."""
+def _writer(user, battle: Battle, *, starter: bool, otherwise: tuple[bool, str]):
+    """(can_write, refusal): the battle's starter alone with ``starter``, else ``otherwise``."""
+    if starter:
+        return user.is_authenticated and battle.created_by_id == user.pk, STARTER_ONLY
+    return otherwise
+
+
+def get_battle_for_user(
+    user, pk: int, *, write: bool = False, starter: bool = False
+) -> tuple[Battle, bool]:
+    """Members of the battle's campaign see it; the players with a force in it change it
+    (with ``starter``: only the player who started it, to cancel it)."""
     battle = _fetch(Battle.objects.select_related("campaign"), pk, "battle")
     plays = user.is_authenticated and user.pk in _battle_players(battle.pk)
     visible = plays or _sees_campaign(user, battle.campaign_id)
-    return _decide(battle, can_write=plays, visible=visible, write=write, refusal=PLAYERS_ONLY)
+    can_write, refusal = _writer(user, battle, starter=starter, otherwise=(plays, PLAYERS_ONLY))
+    return _decide(battle, can_write=can_write, visible=visible, write=write, refusal=refusal)
 
 
 def get_participant_for_user(
-    user, pk: int, *, write: bool = False
+    user, pk: int, *, write: bool = False, starter: bool = False
 ) -> tuple[BattleParticipant, bool]:
-    """One side of a battle: whoever sees the battle sees it; its force's player changes it."""
+    """One side of a battle: whoever sees the battle sees it; its force's player changes it
+    (with ``starter``: only the player who started the battle, to withdraw its
+    invitation)."""
     participant = _fetch(
         BattleParticipant.objects.select_related("battle__campaign", "force__player"),
         pk,
@@ -181,4 +196,5 @@ def get_participant_for_user(
         or _sees_campaign(user, battle.campaign_id)
         or (user.is_authenticated and user.pk in _battle_players(battle.pk))
     )
-    return _decide(participant, can_write=owner, visible=visible, write=write, refusal=OWNER_ONLY)
+    can_write, refusal = _writer(user, battle, starter=starter, otherwise=(owner, OWNER_ONLY))
+    return _decide(participant, can_write=can_write, visible=visible, write=write, refusal=refusal)

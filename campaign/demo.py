@@ -211,11 +211,13 @@ def _fight(
     rolls: dict[str, int] | None = None,
     finish: bool = True,
 ) -> Battle:
-    """Start, muster and (optionally) record a battle; Out of Action rolls by unit name."""
+    """Start a battle, each opponent accepts, each side musters and (optionally) records;
+    Out of Action rolls by unit name."""
     forces = [force for force, _, _ in players]
     battle = services.start_battle(
         actor=forces[0].player,
-        forces=forces,
+        force=forces[0],
+        opponents=forces[1:],
         battle_size=size,
         mission=mission,
         campaign=forces[0].campaign,
@@ -223,6 +225,8 @@ def _fight(
     results = {}
     for force, army, result in players:
         participant = battle.participants.get(force=force)
+        if participant.is_invited:
+            services.accept_invitation(actor=force.player, participant=participant)
         services.muster_army(
             actor=force.player,
             participant=participant,
@@ -237,7 +241,6 @@ def _fight(
     outcomes = outcomes or {}
     entries = {e.unit.name: e.pk for p in battle.participants.all() for e in p.army.all()}
     services.record_battle_end(
-        actor=forces[0].player,
         battle=battle,
         results=results,
         outcomes={entries[name]: outcome for name, outcome in outcomes.items()},

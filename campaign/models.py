@@ -279,8 +279,9 @@ class CrusadeForce(Named):
         return self.campaign.house_rules if self.campaign_id else rules.DEFAULT_HOUSE_RULES
 
     def in_battle(self) -> bool:
-        """Whether the force is in a battle that has not been recorded yet."""
-        return self.battle_entries.filter(battle__status=Battle.Status.IN_PROGRESS).exists()
+        """Whether the force is committed to a battle that is not over: its player accepted
+        (or started) it, and it has not completed, been cancelled or been voided."""
+        return self.battle_entries.filter(BattleParticipant.committed()).exists()
 
 
 class UnitQuerySet(models.QuerySet):
@@ -605,8 +606,13 @@ def battle_size_choices() -> list[tuple[str, str]]:
 class Battle(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
+        DISPUTED = "disputed", "Disputed"
         COMPLETED = "completed", "Completed"
         VOIDED = "voided", "Voided"
+        CANCELLED = "cancelled", "Cancelled"
+
+    OPEN_STATUSES = (Status.IN_PROGRESS, Status.DISPUTED)
+    """Not over yet: the forces that accepted it are committed to it."""
 
     campaign = models.ForeignKey(
         Campaign, null=True, blank=True, on_delete=models.PROTECT, related_name="battles"
@@ -620,6 +626,7 @@ class Battle(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     completed_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.CharField(max_length=255, blank=True)
 
@@ -637,20 +644,53 @@ class Battle(models.Model):
     def points_limit(self) -> int:
         return rules.BATTLE_SIZES[self.battle_size]
 
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN_STATUSES
+
 
 class BattleParticipant(models.Model):
-    """One force's side of a battle: its mustered army and its result."""
+    """One force's side of a battle: its invitation, its mustered army, what its player
+    recorded, and its result."""
 
     Result = rules.BattleResult
 
+    class Invitation(models.TextChoices):
+        INVITED = "invited", "Invited"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Invitation withdrawn"
+
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="participants")
     force = models.ForeignKey(CrusadeForce, on_delete=models.PROTECT, related_name="battle_entries")
+    invitation = models.CharField(
+        max_length=16,
+        choices=Invitation.choices,
+        default=Invitation.INVITED,
+        help_text="The side fights only once its player accepts (the starter's side is "
+        "accepted when the battle starts).",
+    )
     faction = models.CharField(max_length=120, blank=True)
     detachment = models.CharField(max_length=120, blank=True)
     warlord = models.ForeignKey(
         Unit, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    result = models.CharField(max_length=8, choices=rules_choices(rules.BattleResult), blank=True)
+    result = models.CharField(
+        max_length=8,
+        choices=rules_choices(rules.BattleResult),
+        blank=True,
+        help_text="The result that counted, once the battle completed.",
+    )
+    claimed_result = models.CharField(
+        max_length=8,
+        choices=rules_choices(rules.BattleResult),
+        blank=True,
+        help_text="The result this side's player recorded.",
+    )
+    recorded_at = models.DateTimeField(null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     mustered = models.BooleanField(default=False)
     rp_before = models.PositiveIntegerField(null=True, blank=True)
     rp_after = models.PositiveIntegerField(null=True, blank=True)
@@ -658,11 +698,43 @@ class BattleParticipant(models.Model):
     class Meta:
         ordering = ["battle", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["battle", "force"], name="one_entry_per_force")
+            models.UniqueConstraint(fields=["battle", "force"], name="one_entry_per_force"),
+            models.CheckConstraint(
+                condition=Q(recorded_at__isnull=True, claimed_result="")
+                | (Q(recorded_at__isnull=False) & ~Q(claimed_result="")),
+                name="recorded_side_claims_a_result",
+            ),
+            models.CheckConstraint(
+                condition=Q(recorded_at__isnull=True) | Q(invitation="accepted"),
+                name="only_an_accepted_side_records",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.force} in {self.battle_id}"
+
+    @classmethod
+    def committed(cls, prefix: str = "") -> Q:
+        """Sides that hold their force (reached through ``prefix``): accepted, in a battle
+        that is not over."""
+        return Q(
+            **{
+                f"{prefix}invitation": cls.Invitation.ACCEPTED,
+                f"{prefix}battle__status__in": Battle.OPEN_STATUSES,
+            }
+        )
+
+    @property
+    def is_invited(self) -> bool:
+        return self.invitation == self.Invitation.INVITED
+
+    @property
+    def is_accepted(self) -> bool:
+        return self.invitation == self.Invitation.ACCEPTED
+
+    @property
+    def has_recorded(self) -> bool:
+        return self.recorded_at is not None
 
 
 class BattleUnit(models.Model):
@@ -870,6 +942,14 @@ class HistoryAction(models.TextChoices):
     OUT_OF_ACTION_RESOLVED = "out_of_action_resolved"
     HONOUR_GAINED = "honour_gained"
     SCAR_INFLICTED = "scar_inflicted"
+    BATTLE_INVITED = "battle_invited"
+    INVITATION_ACCEPTED = "invitation_accepted"
+    INVITATION_DECLINED = "invitation_declined"
+    INVITATION_WITHDRAWN = "invitation_withdrawn"
+    BATTLE_CANCELLED = "battle_cancelled"
+    SIDE_RECORDED = "side_recorded"
+    BATTLE_DISPUTED = "battle_disputed"
+    BATTLE_SETTLED = "battle_settled"
 
     @classmethod
     def for_requisition(cls, requisition: rules.Requisition) -> str:

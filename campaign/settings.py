@@ -244,16 +244,18 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 
-# Email: from the environment. With EMAIL_HOST set, mail goes out by SMTP; in local
-# development (DEBUG) it is printed on the console; otherwise there is none, and pages
-# that would send mail say so instead of claiming a message was sent.
+# Email: from the environment. With EMAIL_HOST set, mail goes out by SMTP (password
+# resets; battle invitations, a turn to record, a dispute); in local development (DEBUG)
+# it is printed on the console; otherwise there is none, and pages that would send mail
+# say so instead of claiming a message was sent.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "crusade@localhost")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crusade Tracker <crusade@localhost>")
 if EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 elif DEBUG:
@@ -261,7 +263,7 @@ elif DEBUG:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
 EMAIL_ENABLED = bool(EMAIL_HOST) or DEBUG
-"""Whether the app may tell a player that an email is on its way."""
+"""Whether the app sends mail at all (and may tell a player that an email is on its way)."""
 
 LOGGING = {
     "version": 1,

@@ -79,3 +79,15 @@ def make_character(force: CrusadeForce, **extra: Any) -> Unit:
 def reload(obj):
     """A fresh copy from the database (no cached prefetches)."""
     return type(obj).objects.get(pk=obj.pk)
+
+
+def make_battle(force: CrusadeForce, *opponents: CrusadeForce, actor=None, **details: Any):
+    """A battle ``force``'s player starts (or ``actor``), every opponent's player accepting
+    the invitation: each side then fights. Incursion unless ``details`` say otherwise."""
+    details.setdefault("battle_size", "Incursion")
+    battle = services.start_battle(
+        actor=actor or force.player, force=force, opponents=list(opponents), **details
+    )
+    for side in battle.participants.exclude(force=force).select_related("force__player"):
+        services.accept_invitation(actor=actor or side.force.player, participant=side)
+    return battle

@@ -310,7 +310,8 @@ def reason_action(step: ReasonStep, name: str, *, permission: str = "change"):
 
 
 class ObjectToolMixin:
-    """A per-object page (GET asks for the reason, POST applies) and its change-page button."""
+    """A per-object page (GET asks for the reason, POST applies) and its change-page button;
+    an admin may add buttons of its own with `more_object_tools`."""
 
     change_form_template = "admin/campaign/change_form_with_tool.html"
     object_tool_path = ""
@@ -339,12 +340,17 @@ class ObjectToolMixin:
         )
         return response or HttpResponseRedirect(change_url)
 
+    def more_object_tools(self, request: HttpRequest, obj: Model) -> list[dict[str, str]]:
+        """Other buttons for the change page: each a dict with its ``url`` and ``label``."""
+        return []
+
     def change_view(self, request, object_id, form_url="", extra_context=None):
         obj = self.get_object(request, unquote(object_id))
-        if obj is not None and self.object_tool_allowed(request, obj):
-            url = reverse(f"admin:{self.object_tool_url_name()}", args=[obj.pk])
-            extra_context = {
-                **(extra_context or {}),
-                "object_tool": {"url": url, "label": self.object_tool_step.button},
-            }
+        tools = []
+        if obj is not None:
+            tools = self.more_object_tools(request, obj)
+            if self.object_tool_allowed(request, obj):
+                url = reverse(f"admin:{self.object_tool_url_name()}", args=[obj.pk])
+                tools.append({"url": url, "label": self.object_tool_step.button})
+        extra_context = {**(extra_context or {}), "object_tools": tools}
         return super().change_view(request, object_id, form_url, extra_context)

@@ -1,18 +1,26 @@
-"""Battles: read-only, with the organiser's one tool, voiding a battle (with a reason)."""
+"""Battles: read-only, with the organiser's tools: voiding a battle (with a reason), and
+settling one, after a dispute or for an absent player (the results, with a reason)."""
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, QuerySet
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from campaign import services
+from campaign import rules, services
+from campaign.forms import add_service_errors
 from campaign.models import Battle, BattleParticipant, BattleUnit
 
-from .base import ObjectToolMixin, ReadOnlyAdmin, ReasonStep, reason_action
+from .base import ObjectToolMixin, ReadOnlyAdmin, ReasonForm, ReasonStep, reason_action
 from .scope import ReadOnlyInline, campaign_filter, can_organise
 
+SETTLE = "Settle the battle (or record for an absent player)"
 VOID_BATTLE = ReasonStep(
     "Void battles", "Void this battle", "Voided {count} battle(s); their results are undone."
 ).of(services.void_battle, "battle")
@@ -20,18 +28,65 @@ VOID_BATTLE = ReasonStep(
 
 class ParticipantInline(ReadOnlyInline):
     model = BattleParticipant
-    fields = ["force", "faction", "detachment", "warlord", "mustered", "result", "rp"]
+    fields = [
+        "force",
+        "invitation",
+        "faction",
+        "detachment",
+        "warlord",
+        "mustered",
+        "recorded",
+        "result",
+        "rp",
+    ]
     readonly_fields = fields
     verbose_name_plural = "participants"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return super().get_queryset(request).select_related("force", "warlord")
+        return super().get_queryset(request).select_related("force", "warlord", "recorded_by")
+
+    @admin.display(description="recorded")
+    def recorded(self, participant: BattleParticipant) -> str:
+        """What the side's player claimed, who recorded it and when."""
+        if not participant.has_recorded:
+            return "—"
+        by = participant.recorded_by.get_username() if participant.recorded_by else "?"
+        return (
+            f"{participant.get_claimed_result_display()} (by {by}, "
+            f"{participant.recorded_at:%d %b %Y %H:%M})"
+        )
 
     @admin.display(description="RP before → after")
     def rp(self, participant: BattleParticipant) -> str:
         if participant.rp_before is None:
             return "—"
         return f"{participant.rp_before} → {participant.rp_after}"
+
+
+class SettleForm(ReasonForm):
+    """The organiser's results for each side that fights, and why (kept in history)."""
+
+    def __init__(self, *args, sides: list[BattleParticipant], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.sides = sides
+        for side in sides:
+            if side.has_recorded:
+                help_text = f"Its player recorded {side.get_claimed_result_display()}."
+            else:
+                help_text = (
+                    "Not recorded: recording it for the absent player counts its units as "
+                    "not destroyed, with no kills."
+                )
+            self.fields[f"result_{side.pk}"] = forms.ChoiceField(
+                label=f"Result for {side.force.name}",
+                choices=[("", "Choose…"), *rules.choices(rules.BattleResult)],
+                initial=side.claimed_result,
+                help_text=help_text,
+            )
+        self.order_fields([*(f"result_{side.pk}" for side in sides), "reason"])
+
+    def results(self) -> dict[int, str]:
+        return {side.pk: self.cleaned_data[f"result_{side.pk}"] for side in self.sides}
 
 
 def battle_label(battle: Battle) -> str:
@@ -58,7 +113,10 @@ class BattleAdmin(ObjectToolMixin, ReadOnlyAdmin):
     fieldsets = [
         (None, {"fields": ["campaign", "date", "battle_size", "mission", "status", "created_by"]}),
         ("Armies and results", {"fields": ["armies"]}),
-        ("Timeline", {"fields": ["created_at", "completed_at", "voided_at", "void_reason"]}),
+        (
+            "Timeline",
+            {"fields": ["created_at", "completed_at", "cancelled_at", "voided_at", "void_reason"]},
+        ),
     ]
     readonly_fields = ["armies"]
 
@@ -74,7 +132,60 @@ class BattleAdmin(ObjectToolMixin, ReadOnlyAdmin):
         return can_organise(request) and self.in_scope(request, obj)
 
     def object_tool_allowed(self, request: HttpRequest, obj: Battle) -> bool:
-        return obj.status != Battle.Status.VOIDED and self.has_void_permission(request, obj)
+        over = obj.status in (Battle.Status.VOIDED, Battle.Status.CANCELLED)
+        return not over and self.has_void_permission(request, obj)
+
+    def can_settle(self, request: HttpRequest, battle: Battle) -> bool:
+        return battle.is_open and self.has_void_permission(request, battle)
+
+    def get_urls(self):
+        settle = self.admin_site.admin_view(self.settle_view)
+        route = path("<path:object_id>/settle/", settle, name="campaign_battle_settle")
+        return [route, *super().get_urls()]
+
+    def more_object_tools(self, request: HttpRequest, obj: Battle) -> list[dict[str, str]]:
+        if not self.can_settle(request, obj):
+            return []
+        url = reverse("admin:campaign_battle_settle", args=[obj.pk])
+        return [{"url": url, "label": SETTLE}]
+
+    def settle_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Choose each fighting side's result, with a reason: the battle then completes."""
+        battle = self.get_object(request, unquote(object_id))
+        if battle is None or not self.can_settle(request, battle):
+            raise Http404
+        sides = list(battle.participants.select_related("force__player").order_by("pk"))
+        fighting = [side for side in sides if side.is_accepted]
+        form = SettleForm(request.POST or None, sides=fighting)
+        change_url = reverse("admin:campaign_battle_change", args=[battle.pk])
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.settle_battle(
+                    actor=request.user,
+                    battle=battle,
+                    results=form.results(),
+                    reason=form.cleaned_data["reason"],
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                self.message_user(
+                    request, "Battle settled: its results now count.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(change_url)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": SETTLE,
+            "subtitle": None,
+            "opts": self.model._meta,
+            "objects": [battle],
+            "button": "Settle the battle",
+            "form": form,
+            "dispute": services.disagreement(sides),
+            "unanswered": [side for side in sides if side.is_invited],
+            "cancel_url": change_url,
+        }
+        return TemplateResponse(request, "admin/campaign/settle_battle.html", context)
 
     @admin.display(description="forces")
     def forces(self, battle: Battle) -> str:

@@ -104,13 +104,18 @@ def start_and_muster(
     forces = [force for force, _ in armies]
     battle = services.start_battle(
         actor=forces[0].player,
-        forces=forces,
+        force=forces[0],
+        opponents=forces[1:],
         battle_size=battle_size,
         mission=mission,
         campaign=campaign,
         date=date,
     )
     participants = {p.force_id: p for p in battle.participants.all()}
+    for force, _ in armies[1:]:
+        participants[force.pk] = services.accept_invitation(
+            actor=force.player, participant=participants[force.pk]
+        )
     for force, units in armies:
         services.muster_army(
             actor=force.player,
@@ -126,12 +131,12 @@ def start_and_muster(
 def record_end(
     *,
     battle: Battle,
-    actor,
     results: dict[int, str],
     outcomes: dict[int, services.UnitOutcome],
 ) -> None:
-    """Results by participant pk, what each unit did by army entry pk."""
-    services.record_battle_end(actor=actor, battle=battle, results=results, outcomes=outcomes)
+    """Results by participant pk, what each unit did by army entry pk: each player
+    records their own side."""
+    services.record_battle_end(battle=battle, results=results, outcomes=outcomes)
 
 
 def take_out_of_action_tests(battle: Battle, rng: random.Random) -> None:

@@ -29,8 +29,16 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
-from campaign import rules
-from campaign.models import Battle, Campaign, CrusadeForce, Membership, Unit
+from campaign import rules, services
+from campaign.models import (
+    Battle,
+    BattleParticipant,
+    BattleUnit,
+    Campaign,
+    CrusadeForce,
+    Membership,
+    Unit,
+)
 
 from . import moves
 from .database import BenchDatabase
@@ -295,8 +303,12 @@ def side_by_side(league: list[Probe], baseline: list[Probe]) -> list[Probe]:
     return ordered + list(twins.values())
 
 
+def _first_side(battle: Battle) -> BattleParticipant:
+    return battle.participants.select_related("force__player").order_by("pk").first()
+
+
 def _a_player_of(battle: Battle):
-    return battle.participants.select_related("force__player").order_by("pk").first().force.player
+    return _first_side(battle).force.player
 
 
 def size_independent_probes(
@@ -322,7 +334,7 @@ def size_independent_probes(
                 f"record_form{suffix}",
                 database,
                 clients.of(_a_player_of(in_progress)),
-                reverse("battle_record", args=[in_progress.pk]),
+                reverse("army_record", args=[_first_side(in_progress).pk]),
             ),
             page_probe(
                 f"crusade_card{suffix}",
@@ -380,7 +392,8 @@ def league_probes(subjects: Subjects, database: BenchDatabase) -> list[Probe]:
 def _record_end_probe(
     subjects: Subjects, database: BenchDatabase, size: int, clients: Clients
 ) -> Probe:
-    """POST the confirmed record form of a fresh 2 x `size` battle of the two big forces."""
+    """POST the confirmed record form of the side that completes a fresh 2 x `size` battle
+    of the two big forces (the other side recorded first)."""
     forces = [force for _, force in sorted(subjects.order_of_battle.items())][:2]
     battle_size = "Onslaught" if size > 10 else "Strike Force"
     armies = []
@@ -390,40 +403,70 @@ def _record_end_probe(
         if len(army) != size:
             raise PageFailed(f"{force.name} cannot muster {size} units")
         armies.append((force, army))
-    client = clients.of(forces[0].player)
+    client = clients.of(forces[1].player)
 
     def prepare() -> tuple[str, Callable[[], HttpResponse]]:
         battle = moves.start_and_muster(
             campaign=subjects.campaign, armies=armies, battle_size=battle_size, mission="Linchpin"
         )
-        url = reverse("battle_record", args=[battle.pk])
-        data = record_form_data(battle)
+        first, last = battle.participants.order_by("pk")
+        services.record_side(actor=forces[0].player, **side_record(first, "win"))
+        url = reverse("army_record", args=[last.pk])
+        data = record_form_data(last, "loss")
         return url, lambda: client.post(url, data)
 
     return Probe(f"record_end_{size}", database, prepare, expect=302, rollback=True)
 
 
-def record_form_data(battle: Battle) -> dict[str, str]:
-    """The confirmed record form as a player fills it in: a win, kills, losses, a bonus."""
-    data = {"confirm": "1"}
-    for side, participant in enumerate(battle.participants.order_by("pk")):
-        data[f"result_{participant.pk}"] = "win" if side == 0 else "loss"
-        entries = list(participant.army.select_related("unit").order_by("pk"))
-        marked = next(
-            (
-                e
-                for e in entries
-                if rules.marked_for_greatness_refusal(e.unit.facts(pending_promotions=0)) is None
-            ),
-            None,
-        )
-        data[f"marked_{participant.pk}"] = str(marked.pk) if marked else ""
-        for number, entry in enumerate(entries):
-            data[f"kills_{entry.pk}"] = str(number % 3)
-            data[f"bonus_{entry.pk}"] = "1" if number == 0 else "0"
-            data[f"reason_{entry.pk}"] = AGENDAS[0] if number == 0 else ""
-            if number % 5 == 4:
-                data[f"destroyed_{entry.pk}"] = "on"
+def _marked(entries: list[BattleUnit]) -> BattleUnit | None:
+    return next(
+        (
+            e
+            for e in entries
+            if rules.marked_for_greatness_refusal(e.unit.facts(pending_promotions=0)) is None
+        ),
+        None,
+    )
+
+
+def _what_each_did(entries: list[BattleUnit]):
+    """(entry, kills, bonus XP, bonus reason, destroyed) as a player fills them in."""
+    for number, entry in enumerate(entries):
+        bonus = number == 0
+        yield entry, number % 3, int(bonus), AGENDAS[0] if bonus else "", number % 5 == 4
+
+
+def side_record(participant: BattleParticipant, result: str) -> dict:
+    """What `record_form_data` posts, as `services.record_side` arguments."""
+    entries = list(participant.army.select_related("unit").order_by("pk"))
+    marked = _marked(entries)
+    return {
+        "participant": participant,
+        "result": result,
+        "outcomes": {
+            entry.pk: services.UnitOutcome(
+                destroyed=destroyed,
+                enemy_units_destroyed=kills,
+                marked_for_greatness=marked is not None and entry.pk == marked.pk,
+                bonus_xp=bonus,
+                bonus_xp_reason=reason,
+            )
+            for entry, kills, bonus, reason, destroyed in _what_each_did(entries)
+        },
+    }
+
+
+def record_form_data(participant: BattleParticipant, result: str) -> dict[str, str]:
+    """One side's confirmed record form as its player fills it in: kills, losses, a bonus."""
+    entries = list(participant.army.select_related("unit").order_by("pk"))
+    marked = _marked(entries)
+    data = {"confirm": "1", "result": result, "marked": str(marked.pk) if marked else ""}
+    for entry, kills, bonus, reason, destroyed in _what_each_did(entries):
+        data[f"kills_{entry.pk}"] = str(kills)
+        data[f"bonus_{entry.pk}"] = str(bonus)
+        data[f"reason_{entry.pk}"] = reason
+        if destroyed:
+            data[f"destroyed_{entry.pk}"] = "on"
     return data
 
 

@@ -316,7 +316,7 @@ class LeagueBuilder:
             date=date,
         )
         results, outcomes = self._what_happened(battle, armies)
-        moves.record_end(battle=battle, actor=sides[0].player, results=results, outcomes=outcomes)
+        moves.record_end(battle=battle, results=results, outcomes=outcomes)
         moves.take_out_of_action_tests(battle, self.rng)
         moves.settle_promotions(battle, self.rng)
         for force in sides:

@@ -1,4 +1,4 @@
-"""Forms for battles: start, muster, record the end, Out of Action and promotions.
+"""Forms for battles: start, muster, record a side's end, Out of Action and promotions.
 
 Forms check the shape of the input; the Crusade rules are checked by the services,
 whose refusals are mapped back onto these forms with `add_service_errors`.
@@ -13,6 +13,7 @@ from campaign import rules
 from campaign.models import (
     BattleHonour,
     BattleParticipant,
+    BattleUnit,
     CrusadeForce,
     CustomContent,
     Unit,
@@ -56,8 +57,9 @@ class BattleCreateForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
         label="Opponents",
-        help_text="Forces from the same campaign. Leave empty to fight an opponent "
-        "who isn't tracked here.",
+        help_text="Forces from the same campaign: each player is invited, and their force "
+        "joins the battle only if they accept. Leave empty to fight an opponent who isn't "
+        "tracked here.",
     )
 
     def __init__(self, *args, user, **kwargs) -> None:
@@ -210,96 +212,89 @@ class MusterForm(forms.Form):
         return data
 
 
-class BattleRecordForm(forms.Form):
-    """The whole battle: each side's result and what each of its units did."""
+class SideRecordForm(forms.Form):
+    """One side's end of the battle, filled in by its player: the result they claim and
+    what each of their units did. Amending starts from what the side recorded before."""
 
-    def __init__(self, *args, participants: list[BattleParticipant], **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.participants = participants
-        self.sections = []
-        for participant in participants:
-            result = f"result_{participant.pk}"
-            self.fields[result] = forms.ChoiceField(
-                label=f"Result for {participant.force.name}",
-                choices=[(NOT_CHOSEN, "Choose…"), *rules.choices(rules.BattleResult)],
+    def __init__(self, *args, participant: BattleParticipant, army: list[BattleUnit], **kw):
+        super().__init__(*args, **kw)
+        self.participant = participant
+        self.army = army
+        name = participant.force.name
+        self.fields["result"] = forms.ChoiceField(
+            label=f"Result for {name}",
+            choices=[(NOT_CHOSEN, "Choose…"), *rules.choices(rules.BattleResult)],
+            initial=participant.claimed_result,
+        )
+        eligible = [
+            e
+            for e in army
+            if not rules.marked_for_greatness_refusal(e.unit.facts(pending_promotions=0))
+        ]
+        self.fields["marked"] = forms.TypedChoiceField(
+            label=f"Marked for Greatness ({name})",
+            coerce=int,
+            empty_value=None,
+            required=False,
+            initial=next((e.pk for e in army if e.marked_for_greatness), NOT_CHOSEN),
+            widget=forms.RadioSelect,
+            choices=[(NOT_CHOSEN, "No unit")] + [(e.pk, e.unit.name) for e in eligible],
+        )
+        for entry in army:
+            pk = entry.pk
+            self.fields[f"destroyed_{pk}"] = forms.BooleanField(
+                label="Destroyed", required=False, initial=entry.destroyed
             )
-            entries = list(participant.army.all())
-            eligible = [
-                e
-                for e in entries
-                if not rules.marked_for_greatness_refusal(e.unit.facts(pending_promotions=0))
-            ]
-            marked = f"marked_{participant.pk}"
-            self.fields[marked] = forms.TypedChoiceField(
-                label=f"Marked for Greatness ({participant.force.name})",
-                coerce=int,
-                empty_value=None,
+            self.fields[f"kills_{pk}"] = forms.IntegerField(
+                label="Enemy units destroyed",
+                min_value=0,
+                max_value=99,
+                initial=entry.enemy_units_destroyed,
+            )
+            self.fields[f"bonus_{pk}"] = forms.IntegerField(
+                label="Bonus XP", min_value=0, max_value=99, initial=entry.bonus_xp
+            )
+            self.fields[f"reason_{pk}"] = forms.CharField(
+                label="Reason for bonus XP",
+                max_length=255,
                 required=False,
-                initial=NOT_CHOSEN,
-                widget=forms.RadioSelect,
-                choices=[(NOT_CHOSEN, "No unit")] + [(e.pk, e.unit.name) for e in eligible],
+                initial=entry.bonus_xp_reason,
             )
-            units = []
-            for entry in entries:
-                pk = entry.pk
-                self.fields[f"destroyed_{pk}"] = forms.BooleanField(
-                    label="Destroyed", required=False
-                )
-                self.fields[f"kills_{pk}"] = forms.IntegerField(
-                    label="Enemy units destroyed", min_value=0, max_value=99, initial=0
-                )
-                self.fields[f"bonus_{pk}"] = forms.IntegerField(
-                    label="Bonus XP", min_value=0, max_value=99, initial=0
-                )
-                self.fields[f"reason_{pk}"] = forms.CharField(
-                    label="Reason for bonus XP", max_length=255, required=False
-                )
-                units.append(entry)
-            self.sections.append((participant, result, marked, units))
 
     def clean(self) -> dict:
         data = super().clean()
-        for _, _, _, entries in self.sections:
-            for entry in entries:
-                if data.get(f"bonus_{entry.pk}") and not (data.get(f"reason_{entry.pk}") or ""):
-                    self.add_error(f"reason_{entry.pk}", "Say why it earned bonus XP.")
+        for entry in self.army:
+            if data.get(f"bonus_{entry.pk}") and not (data.get(f"reason_{entry.pk}") or ""):
+                self.add_error(f"reason_{entry.pk}", "Say why it earned bonus XP.")
         return data
 
-    def results(self) -> dict[int, str]:
-        return {p.pk: self.cleaned_data[result] for p, result, _, _ in self.sections}
-
-    def outcomes(self) -> dict[int, UnitOutcome]:
+    def service_kwargs(self) -> dict:
+        """The arguments of `record_side` and `preview_side` for this side."""
         data = self.cleaned_data
-        outcomes = {}
-        for _, _, marked, entries in self.sections:
-            for entry in entries:
-                outcomes[entry.pk] = UnitOutcome(
-                    destroyed=bool(data.get(f"destroyed_{entry.pk}")),
-                    enemy_units_destroyed=data.get(f"kills_{entry.pk}") or 0,
-                    marked_for_greatness=data.get(marked) == entry.pk,
-                    bonus_xp=data.get(f"bonus_{entry.pk}") or 0,
-                    bonus_xp_reason=data.get(f"reason_{entry.pk}") or "",
-                )
-        return outcomes
+        outcomes = {
+            entry.pk: UnitOutcome(
+                destroyed=bool(data.get(f"destroyed_{entry.pk}")),
+                enemy_units_destroyed=data.get(f"kills_{entry.pk}") or 0,
+                marked_for_greatness=data.get("marked") == entry.pk,
+                bonus_xp=data.get(f"bonus_{entry.pk}") or 0,
+                bonus_xp_reason=data.get(f"reason_{entry.pk}") or "",
+            )
+            for entry in self.army
+        }
+        return {"result": data["result"], "outcomes": outcomes}
 
-    def bound_sections(self):
-        """For the template: each side with its bound fields."""
-        for participant, result, marked, entries in self.sections:
-            yield {
-                "participant": participant,
-                "result": self[result],
-                "marked": self[marked],
-                "units": [
-                    {
-                        "entry": e,
-                        "destroyed": self[f"destroyed_{e.pk}"],
-                        "kills": self[f"kills_{e.pk}"],
-                        "bonus": self[f"bonus_{e.pk}"],
-                        "reason": self[f"reason_{e.pk}"],
-                    }
-                    for e in entries
-                ],
+    def units(self) -> list[dict]:
+        """For the template: each unit of the army with its bound fields."""
+        return [
+            {
+                "entry": e,
+                "destroyed": self[f"destroyed_{e.pk}"],
+                "kills": self[f"kills_{e.pk}"],
+                "bonus": self[f"bonus_{e.pk}"],
+                "reason": self[f"reason_{e.pk}"],
             }
+            for e in self.army
+        ]
 
 
 class RollForm(forms.Form):

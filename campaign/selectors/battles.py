@@ -1,4 +1,4 @@
-"""Battle pages: the battle itself, mustering an army and recording the end.
+"""Battle pages: the battle itself, mustering an army and recording one side's end.
 
 Each works on one battle and its armies, never on the campaign's other battles.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.urls import reverse
 
 from campaign import rules
@@ -20,6 +20,7 @@ from campaign.models import (
     Unit,
     card_prefetches,
 )
+from campaign.services.battles import disagreement, recording_refusal
 
 from .labels import keyword_labels
 
@@ -35,10 +36,16 @@ class Side:
     participant: BattleParticipant
     rows: list[ArmyRow]
     mine: bool
+    record_refusal: str | None
+    """Why this side can't record the battle now (None: it can)."""
 
     @property
     def points(self) -> int:
         return sum(row.entry.unit.points for row in self.rows)
+
+    @property
+    def fights(self) -> bool:
+        return self.participant.is_accepted
 
     @property
     def pending_tests(self) -> list[OutOfActionTest]:
@@ -53,6 +60,8 @@ class BattlePage:
     battle: Battle
     can_write: bool
     """The user has a force in this battle."""
+    starter: bool
+    """The user started this battle (they may withdraw invitations, or cancel it)."""
     sides: list[Side]
     pending_promotions: list[Promotion]
 
@@ -61,8 +70,61 @@ class BattlePage:
         return self.battle.status == Battle.Status.IN_PROGRESS
 
     @property
+    def disputed(self) -> bool:
+        return self.battle.status == Battle.Status.DISPUTED
+
+    @property
+    def fighting(self) -> list[Side]:
+        """The sides whose players accepted (or started) the battle."""
+        return [side for side in self.sides if side.fights]
+
+    @property
+    def mine(self) -> list[Side]:
+        return [side for side in self.sides if side.mine]
+
+    @property
+    def unanswered(self) -> list[Side]:
+        """Invitations still waiting for an answer, while the battle is open."""
+        if not self.in_progress:
+            return []
+        return [side for side in self.sides if side.participant.is_invited]
+
+    @property
     def all_mustered(self) -> bool:
-        return bool(self.sides) and all(side.participant.mustered for side in self.sides)
+        return bool(self.fighting) and all(side.participant.mustered for side in self.fighting)
+
+    @property
+    def all_recorded(self) -> bool:
+        return bool(self.fighting) and all(s.participant.has_recorded for s in self.fighting)
+
+    @property
+    def step(self) -> int:
+        """Where the battle stands: 1 invitations, 2 muster, 3 record, 4 after the battle."""
+        if not self.battle.is_open:
+            return 4
+        if self.unanswered:
+            return 1
+        return 3 if self.all_mustered else 2
+
+    @property
+    def claims_shown(self) -> bool:
+        """Each side's claimed result is shown once every side has recorded."""
+        return self.all_recorded
+
+    @property
+    def dispute(self) -> str | None:
+        """Why the recorded results can't all be true (a disputed battle)."""
+        if not self.disputed:
+            return None
+        return disagreement([side.participant for side in self.sides])
+
+    @property
+    def can_cancel(self) -> bool:
+        return (
+            self.starter
+            and self.in_progress
+            and not any(side.participant.has_recorded for side in self.sides)
+        )
 
     @property
     def pending_tests(self) -> list[OutOfActionTest]:
@@ -84,8 +146,8 @@ def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
 
 def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
     """The battle page in the same number of queries whatever the size of the armies."""
-    participants = (
-        battle.participants.select_related("force__player", "warlord")
+    participants = list(
+        battle.participants.select_related("force__player", "warlord", "recorded_by")
         .prefetch_related(Prefetch("army", queryset=_army_queryset()))
         .order_by("pk")
     )
@@ -94,6 +156,7 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
             participant=p,
             rows=[ArmyRow(entry, _test_of(entry)) for entry in p.army.all()],
             mine=p.force.player_id == user.pk,
+            record_refusal=recording_refusal(battle, participants, p),
         )
         for p in participants
     ]
@@ -106,7 +169,8 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
             .select_related("unit")
             .order_by("unit__name", "rank")
         )
-    return BattlePage(battle, can_write, sides, promotions)
+    starter = user.is_authenticated and battle.created_by_id == user.pk
+    return BattlePage(battle, can_write, starter, sides, promotions)
 
 
 @dataclass(frozen=True)
@@ -210,25 +274,30 @@ def muster_page(participant: BattleParticipant, *, initial: bool = True) -> Must
 
 @dataclass(frozen=True)
 class RecordPage:
-    battle: Battle
-    participants: list[BattleParticipant]
-    """Each side with its army and the army's cards (honours, scars) loaded."""
+    participant: BattleParticipant
+    """The side being recorded, with its army and the army's cards (honours, scars)."""
+    refusal: str | None
+    """Why this side can't record now (None: it can)."""
 
     @property
-    def waiting(self) -> list[str]:
-        """Forces that have not mustered yet."""
-        return [p.force.name for p in self.participants if not p.mustered]
+    def battle(self) -> Battle:
+        return self.participant.battle
+
+    @property
+    def army(self) -> list[BattleUnit]:
+        return list(self.participant.army.all())
 
 
-def record_page(battle: Battle) -> RecordPage:
+def record_page(participant: BattleParticipant) -> RecordPage:
+    """One side's army, ready for its player to record what each unit did."""
     army = (
-        BattleUnit.objects.select_related("unit")
+        BattleUnit.objects.select_related("unit", "attached_to__unit")
         .prefetch_related(*card_prefetches("unit__"))
         .order_by("pk")
     )
-    participants = list(
-        battle.participants.select_related("force")
-        .prefetch_related(Prefetch("army", queryset=army))
-        .order_by("pk")
-    )
-    return RecordPage(battle, participants)
+    battle = participant.battle
+    sides = list(battle.participants.select_related("force").order_by("pk"))
+    side = next(s for s in sides if s.pk == participant.pk)
+    side.battle = battle
+    prefetch_related_objects([side], Prefetch("army", queryset=army))
+    return RecordPage(side, recording_refusal(battle, sides, side))

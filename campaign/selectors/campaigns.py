@@ -15,6 +15,12 @@ from .paging import paginate
 BATTLES_PER_PAGE = 10
 
 
+def sides_shown():
+    """The sides a list of battles names: not those who declined or were un-invited."""
+    left = [BattleParticipant.Invitation.DECLINED, BattleParticipant.Invitation.WITHDRAWN]
+    return BattleParticipant.objects.exclude(invitation__in=left).select_related("force")
+
+
 @dataclass(frozen=True)
 class Standing:
     force: CrusadeForce
@@ -61,10 +67,8 @@ def campaign_overview(
     forces = campaign.forces.select_related("player").order_by(*rules.STANDINGS_ORDER)
     standings = [Standing(force, force.crusade_points, force.unit_count) for force in forces]
     battles = (
-        campaign.battles.exclude(status=Battle.Status.VOIDED)
-        .prefetch_related(
-            Prefetch("participants", queryset=BattleParticipant.objects.select_related("force"))
-        )
+        campaign.battles.exclude(status__in=[Battle.Status.VOIDED, Battle.Status.CANCELLED])
+        .prefetch_related(Prefetch("participants", queryset=sides_shown()))
         .order_by("-date", "-pk")
     )
     return CampaignOverview(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 
 from campaign.models import (
     Battle,
@@ -15,6 +15,7 @@ from campaign.models import (
     Promotion,
     Unit,
 )
+from campaign.services.battles import recording_refusal
 
 
 @dataclass(frozen=True)
@@ -23,11 +24,46 @@ class Dashboard:
     memberships: list[Membership]
     promotions: list[Promotion]
     tests: list[OutOfActionTest]
-    battles: list[BattleParticipant]
+    sides: list[BattleParticipant]
+    """My forces' sides of battles that are not over, each with its battle's sides."""
+
+    def _mine(self, wanted) -> list[BattleParticipant]:
+        return [side for side in self.sides if wanted(side)]
+
+    @property
+    def invitations(self) -> list[BattleParticipant]:
+        """Invitations to answer."""
+        return self._mine(lambda s: s.is_invited and s.battle.status == Battle.Status.IN_PROGRESS)
+
+    @property
+    def to_muster(self) -> list[BattleParticipant]:
+        return self._mine(lambda s: s.is_accepted and s.battle.is_open and not s.mustered)
+
+    @property
+    def to_record(self) -> list[BattleParticipant]:
+        """Battles whose end I can record now (or amend, when the results disagree)."""
+        return self._mine(_to_record)
+
+    @property
+    def waiting(self) -> list[BattleParticipant]:
+        """My battles waiting for somebody else: an answer, or the other sides' records."""
+        return self._mine(lambda s: s.is_accepted and s.mustered and not _to_record(s))
+
+    @property
+    def battles(self) -> list[BattleParticipant]:
+        """Everything I must do in a battle, for the count."""
+        return [*self.invitations, *self.to_muster, *self.to_record]
 
     @property
     def pending_count(self) -> int:
         return len(self.promotions) + len(self.tests) + len(self.battles)
+
+
+def _to_record(side: BattleParticipant) -> bool:
+    battle = side.battle
+    if side.has_recorded and battle.status != Battle.Status.DISPUTED:
+        return False
+    return recording_refusal(battle, list(battle.participants.all()), side) is None
 
 
 def dashboard(user) -> Dashboard:
@@ -53,9 +89,21 @@ def dashboard(user) -> Dashboard:
         .filter(unit__force__player=user)
         .select_related("unit__force")
     )
-    battles = list(
+    mine = list(
         BattleParticipant.objects.filter(
-            force__player=user, battle__status=Battle.Status.IN_PROGRESS
-        ).select_related("battle", "force")
+            force__player=user,
+            battle__status__in=Battle.OPEN_STATUSES,
+            invitation__in=[
+                BattleParticipant.Invitation.INVITED,
+                BattleParticipant.Invitation.ACCEPTED,
+            ],
+        )
+        .select_related("battle__created_by", "force")
+        .prefetch_related(
+            Prefetch(
+                "battle__participants", queryset=BattleParticipant.objects.select_related("force")
+            )
+        )
+        .order_by("battle__date", "battle__pk")
     )
-    return Dashboard(forces, memberships, promotions, tests, battles)
+    return Dashboard(forces, memberships, promotions, tests, mine)

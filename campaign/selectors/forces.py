@@ -8,7 +8,15 @@ from typing import Any
 from django.core.paginator import Page
 
 from campaign import rules, services
-from campaign.models import Battle, CrusadeForce, HistoryEntry, OutOfActionTest, Promotion, Unit
+from campaign.models import (
+    Battle,
+    BattleParticipant,
+    CrusadeForce,
+    HistoryEntry,
+    OutOfActionTest,
+    Promotion,
+    Unit,
+)
 
 from .paging import paginate
 
@@ -35,6 +43,8 @@ class OrderOfBattle:
     removed: list[Unit]
     in_battle: bool
     requisitions: list[services.RequisitionOption]
+    invitations: list[BattleParticipant]
+    """Battles the force is invited to, waiting for its player's answer."""
 
     @property
     def units(self) -> list[Unit]:
@@ -69,7 +79,7 @@ class OrderOfBattle:
 
 
 def order_of_battle(force: CrusadeForce, *, can_write: bool = False) -> OrderOfBattle:
-    """The Order of Battle page's data in seven queries, whatever the force's size."""
+    """The Order of Battle page's data in eight queries, whatever the force's size."""
     force = CrusadeForce.objects.select_related("player", "campaign").get(pk=force.pk)
     units = list(force.units.with_card_details().order_by("name"))
     tests: dict[int, list[OutOfActionTest]] = {}
@@ -78,7 +88,15 @@ def order_of_battle(force: CrusadeForce, *, can_write: bool = False) -> OrderOfB
     for unit in units:
         unit.force = force
     active = [u for u in units if u.is_active]
-    in_battle = force.battle_entries.filter(battle__status=Battle.Status.IN_PROGRESS).exists()
+    in_battle = force.in_battle()
+    invitations = list(
+        force.battle_entries.filter(
+            invitation=BattleParticipant.Invitation.INVITED,
+            battle__status=Battle.Status.IN_PROGRESS,
+        )
+        .select_related("battle__created_by")
+        .order_by("battle__date", "battle__pk")
+    )
     return OrderOfBattle(
         force=force,
         can_write=can_write,
@@ -88,6 +106,7 @@ def order_of_battle(force: CrusadeForce, *, can_write: bool = False) -> OrderOfB
         requisitions=services.requisition_options(
             force, in_battle=in_battle, enhancements=sum(1 for u in active if u.enhancement)
         ),
+        invitations=invitations,
     )
 
 

@@ -1,4 +1,5 @@
-"""Battles: start, muster, record the end, Out of Action tests, and void."""
+"""Battles: start, muster, each side records its end, the battle completes (or is
+disputed and settled), Out of Action tests, and void. Invitations are in `invitations`."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ from campaign.models import (
 from . import _common as common
 
 RESULTS = frozenset(result.value for result in rules.BattleResult)
+ARMIES_FIXED = "This battle is over; its armies can no longer change."
+ALREADY_RECORDED = "This battle has already been recorded."
 
 
 def units_with_pending_choices(unit_pks: list[int]) -> set[int]:
@@ -40,31 +43,39 @@ def units_with_pending_choices(unit_pks: list[int]) -> set[int]:
     )
 
 
+def describe(battle: Battle) -> str:
+    return battle.battle_size + (f", {battle.mission}" if battle.mission else "")
+
+
 @transaction.atomic
 def start_battle(
     *,
     actor,
-    forces: list[CrusadeForce],
+    force: CrusadeForce,
+    opponents: list[CrusadeForce] = (),
     battle_size: str,
     mission: str = "",
     campaign: Campaign | None = None,
     date: datetime.date | None = None,
 ) -> Battle:
-    """Open a battle between forces; each then musters its army."""
+    """Open a battle for ``force``, which is committed to it at once, and invite each of
+    the ``opponents``: a force is committed only once its player accepts. With no
+    opponents the battle is against an opponent the app does not track."""
     if battle_size not in rules.BATTLE_SIZES:
         common.refuse("Pick a battle size.", field="battle_size")
-    if not forces:
-        common.refuse("Pick the forces that fight.", field="forces")
-    if len({f.pk for f in forces}) != len(forces):
-        common.refuse("A force can only fight once in the same battle.", field="forces")
-    locked = common.lock_forces([f.pk for f in forces])
-    for force in locked.values():
-        if campaign is not None and force.campaign_id != campaign.pk:
-            common.refuse(f"{force.name} is not part of {campaign.name}.", field="forces")
-        if force.in_battle():
-            common.refuse(
-                f"{force.name} is already in a battle that has not been recorded.", field="forces"
-            )
+    opponents = list(opponents)
+    pks = [force.pk, *(o.pk for o in opponents)]
+    if len(set(pks)) != len(pks):
+        common.refuse("A force can only fight once in the same battle.", field="opponents")
+    locked = common.lock_forces(pks)
+    for other in locked.values():
+        if campaign is not None and other.campaign_id != campaign.pk:
+            common.refuse(f"{other.name} is not part of {campaign.name}.", field="opponents")
+    mine = locked[force.pk]
+    if mine.in_battle():
+        common.refuse(
+            f"{mine.name} is already in a battle that has not been recorded.", field="force"
+        )
     battle = Battle.objects.create(
         campaign=campaign,
         battle_size=battle_size,
@@ -72,18 +83,61 @@ def start_battle(
         date=date or timezone.localdate(),
         created_by=common.real_user(actor),
     )
-    for force in locked.values():
-        BattleParticipant.objects.create(battle=battle, force=force, faction=force.faction)
+    BattleParticipant.objects.create(
+        battle=battle,
+        force=mine,
+        faction=mine.faction,
+        invitation=BattleParticipant.Invitation.ACCEPTED,
+    )
+    common.record(
+        actor,
+        HistoryAction.BATTLE_STARTED,
+        f"{mine.name} goes to battle ({describe(battle)})",
+        force=mine,
+        battle=battle,
+    )
+    for opponent in (locked[o.pk] for o in opponents):
+        BattleParticipant.objects.create(battle=battle, force=opponent, faction=opponent.faction)
         common.record(
             actor,
-            HistoryAction.BATTLE_STARTED,
-            f"{force.name} goes to battle ({battle_size}"
-            + (f", {mission}" if mission else "")
-            + ")",
-            force=force,
+            HistoryAction.BATTLE_INVITED,
+            f"{opponent.name} is invited to battle {mine.name} ({describe(battle)})",
+            force=opponent,
             battle=battle,
         )
     return battle
+
+
+def lock_battle(battle: Battle | int) -> tuple[Battle, list[BattleParticipant]]:
+    """Re-read a battle with its row locked, and every side with its force locked (the
+    battle first, then the forces in primary-key order, so two services never deadlock).
+    The sides are read once every lock is held: a muster that was under way is in them."""
+    pk = battle.pk if isinstance(battle, Battle) else battle
+    battle = Battle.objects.select_for_update().get(pk=pk)
+    forces = common.lock_forces(list(battle.participants.values_list("force_id", flat=True)))
+    sides = list(battle.participants.select_related("recorded_by").order_by("pk"))
+    for side in sides:
+        side.battle, side.force = battle, forces[side.force_id]
+    return battle, sides
+
+
+def side_of(sides: list[BattleParticipant], participant: BattleParticipant) -> BattleParticipant:
+    return next(side for side in sides if side.pk == participant.pk)
+
+
+def over(battle: Battle) -> str | None:
+    """How a battle that is over ended (None while it is not)."""
+    if battle.status == Battle.Status.COMPLETED:
+        return ALREADY_RECORDED
+    if not battle.is_open:
+        return f"This battle was {battle.get_status_display().lower()}."
+    return None
+
+
+def require_open(battle: Battle) -> None:
+    """Refuse any change to a battle that is over, saying how it ended."""
+    if over(battle):
+        common.refuse(over(battle))
 
 
 @dataclass(frozen=True)
@@ -151,6 +205,17 @@ def check_army(*, participant: BattleParticipant, **army) -> rules.MusterReport:
     return report
 
 
+def muster_refusal(participant: BattleParticipant) -> str | None:
+    """Why this side can't choose its army now (None: it can)."""
+    if not participant.battle.is_open:
+        return ARMIES_FIXED
+    if not participant.is_accepted:
+        return f"{participant.force.name} has not accepted this battle."
+    if participant.has_recorded:
+        return "This side has recorded the battle; its army can no longer change."
+    return None
+
+
 @transaction.atomic
 def muster_army(
     *, actor, participant: BattleParticipant, detachment: str, **army
@@ -159,8 +224,9 @@ def muster_army(
     earlier choice."""
     common.lock_force(participant.force_id)
     participant = BattleParticipant.objects.select_related("battle", "force").get(pk=participant.pk)
-    if participant.battle.status != Battle.Status.IN_PROGRESS:
-        common.refuse("This battle is over; its armies can no longer change.")
+    refusal = muster_refusal(participant)
+    if refusal:
+        common.refuse(refusal)
     army["units"] = list(
         Unit.objects.with_card_details().filter(pk__in=[u.pk for u in army["units"]])
     )
@@ -210,6 +276,25 @@ class UnitOutcome:
     marked_for_greatness: bool = False
     bonus_xp: int = 0
     bonus_xp_reason: str = ""
+
+    FIELDS = (
+        "destroyed",
+        "enemy_units_destroyed",
+        "marked_for_greatness",
+        "bonus_xp",
+        "bonus_xp_reason",
+    )
+    """Where a side's record keeps it: the fields of the unit's `BattleUnit` row."""
+
+    @classmethod
+    def stored(cls, entry: BattleUnit) -> UnitOutcome:
+        """What the unit's player recorded for it (nothing destroyed, no kills until then)."""
+        return cls(**{name: getattr(entry, name) for name in cls.FIELDS})
+
+    def store(self, entry: BattleUnit) -> None:
+        for name in self.FIELDS:
+            setattr(entry, name, getattr(self, name))
+        entry.bonus_xp_reason = self.bonus_xp_reason.strip()
 
 
 @dataclass
@@ -289,42 +374,28 @@ def _unit_gain(entry: BattleUnit, outcome: UnitOutcome) -> UnitGain:
     )
 
 
-def _plan(
-    battle: Battle, *, results: dict[int, str], outcomes: dict[int, UnitOutcome]
-) -> list[ForceGain]:
-    """Compute every effect of a battle's end without writing anything."""
-    if battle.status != Battle.Status.IN_PROGRESS:
-        common.refuse("This battle has already been recorded.")
-    participants = list(
-        battle.participants.select_related("force", "force__campaign").order_by("pk")
+def _side_gain(
+    side: BattleParticipant, result: str, outcomes: dict[int, UnitOutcome], army: list[BattleUnit]
+) -> ForceGain:
+    """What the end of the battle gives one side, checking that side's report: its result,
+    one Marked for Greatness, bonus XP reasons, and the credit of its Attached units. Only
+    the side's own units are read from ``outcomes``."""
+    force = side.force
+    if result not in RESULTS:
+        common.refuse(f"Choose a result for {force.name}.", field="result")
+    gain = ForceGain(
+        participant=side,
+        result=result,
+        rp_before=force.rp,
+        rp_after=rules.add_rp(force.rp, rules.RP_PER_BATTLE, cap=force.rp_cap),
     )
-    armies = _armies(battle)
-    plan = []
-    for participant in participants:
-        force = participant.force
-        if not participant.mustered:
-            common.refuse(f"{force.name} has not mustered an army yet.")
-        result = results.get(participant.pk, "")
-        if result not in RESULTS:
-            common.refuse(f"Choose a result for {force.name}.", field="results")
-        gain = ForceGain(
-            participant=participant,
-            result=result,
-            rp_before=force.rp,
-            rp_after=rules.add_rp(force.rp, rules.RP_PER_BATTLE, cap=force.rp_cap),
+    gain.units = [_unit_gain(e, outcomes.get(e.pk, UnitOutcome())) for e in army]
+    if sum(1 for g in gain.units if g.outcome.marked_for_greatness) > 1:
+        common.refuse(
+            f"{force.name} can Mark only one unit for Greatness.", field="marked_for_greatness"
         )
-        army = armies.get(participant.pk, [])
-        gain.units = [_unit_gain(e, outcomes.get(e.pk, UnitOutcome())) for e in army]
-        if sum(1 for g in gain.units if g.outcome.marked_for_greatness) > 1:
-            common.refuse(
-                f"{force.name} can Mark only one unit for Greatness.", field="marked_for_greatness"
-            )
-        _check_attached_credit(gain.units)
-        plan.append(gain)
-    refusal = rules.results_refusal([gain.result for gain in plan])
-    if refusal:
-        common.refuse(refusal, field="results")
-    return plan
+    _check_attached_credit(gain.units)
+    return gain
 
 
 def _check_attached_credit(gains: list[UnitGain]) -> None:
@@ -348,24 +419,184 @@ def _check_attached_credit(gains: list[UnitGain]) -> None:
             common.refuse(refusal, field="kills")
 
 
-def preview_battle_end(
-    battle: Battle, *, results: dict[int, str], outcomes: dict[int, UnitOutcome]
-) -> list[ForceGain]:
-    """What recording would do, for the summary a player confirms (nothing is written)."""
-    return _plan(battle, results=results, outcomes=outcomes)
+def recording_refusal(battle: Battle, sides: list[BattleParticipant], side) -> str | None:
+    """Why ``side`` can't record the battle yet, or None: a side records once it fights
+    (accepted, mustered), every invitation is answered, and the battle is not over."""
+    if over(battle):
+        return over(battle)
+    if not side.is_accepted:
+        return f"{side.force.name} has not accepted this battle."
+    if not side.mustered:
+        return f"{side.force.name} has not mustered an army yet."
+    unanswered = [other.force.name for other in sides if other.is_invited]
+    if unanswered:
+        return (
+            f"Waiting for {', '.join(unanswered)} to answer the invitation. The player who "
+            "started the battle can withdraw it."
+        )
+    return None
+
+
+def _require_recordable(battle: Battle, sides: list[BattleParticipant], side) -> None:
+    refusal = recording_refusal(battle, sides, side)
+    if refusal:
+        common.refuse(refusal)
+
+
+def preview_side(
+    participant: BattleParticipant, *, result: str, outcomes: dict[int, UnitOutcome]
+) -> ForceGain:
+    """What recording this side would give its force and units once the battle completes,
+    for the summary its player confirms (nothing is written)."""
+    battle = Battle.objects.get(pk=participant.battle_id)
+    sides = list(battle.participants.select_related("force__campaign").order_by("pk"))
+    side = side_of(sides, participant)
+    _require_recordable(battle, sides, side)
+    return _side_gain(side, result, outcomes, _armies(battle).get(side.pk, []))
+
+
+def disagreement(sides: list[BattleParticipant]) -> str | None:
+    """Why the results the fighting sides claim can't all be true (None when they agree)."""
+    fighting = [side for side in sides if side.is_accepted]
+    if not all(side.claimed_result in RESULTS for side in fighting):
+        return None
+    return rules.results_refusal([side.claimed_result for side in fighting])
+
+
+@transaction.atomic
+def record_side(
+    *, actor, participant: BattleParticipant, result: str, outcomes: dict[int, UnitOutcome]
+) -> Battle:
+    """One player's report of the battle's end, for their side only: the result they claim
+    and what each of their units did (``outcomes`` by `BattleUnit` key; other sides' units
+    are never read). A side may record again to amend its report until the battle is over.
+
+    The report is kept, not applied. Once every side that fights has recorded, the battle
+    completes if their results agree (everything applied in this transaction, in a fixed
+    number of queries), or becomes disputed until a side amends or an organiser settles.
+    """
+    battle, sides = lock_battle(participant.battle_id)
+    side = side_of(sides, participant)
+    _require_recordable(battle, sides, side)
+    armies = _armies(battle)
+    gain = _side_gain(side, result, outcomes, armies.get(side.pk, []))
+    now = timezone.now()
+    claimed_before = side.claimed_result
+    for unit_gain in gain.units:
+        unit_gain.outcome.store(unit_gain.entry)
+    BattleUnit.objects.bulk_update([g.entry for g in gain.units], list(UnitOutcome.FIELDS))
+    side.claimed_result, side.recorded_at, side.recorded_by = result, now, common.real_user(actor)
+    side.save(update_fields=["claimed_result", "recorded_at", "recorded_by"])
+    common.record(
+        actor,
+        HistoryAction.SIDE_RECORDED,
+        f"{side.force.name} {'amends its record' if claimed_before else 'records'} "
+        f"the battle: {side.get_claimed_result_display()}",
+        force=side.force,
+        battle=battle,
+        changed=common.changes({"claimed_result": claimed_before}, {"claimed_result": result}),
+    )
+    fighting = [s for s in sides if s.is_accepted]
+    if not all(s.has_recorded for s in fighting):
+        return battle
+    refusal = disagreement(sides)
+    if refusal is None:
+        _complete(actor, battle, fighting, armies, {s.pk: s.claimed_result for s in fighting}, now)
+    elif battle.status != Battle.Status.DISPUTED:
+        _dispute(actor, battle, fighting, refusal)
+    return battle
+
+
+def _dispute(actor, battle: Battle, sides: list[BattleParticipant], refusal: str) -> None:
+    battle.status = Battle.Status.DISPUTED
+    battle.save(update_fields=["status"])
+    claims = ", ".join(f"{s.force.name} {s.get_claimed_result_display()}" for s in sides)
+    HistoryEntry.objects.bulk_create(
+        common.history_row(
+            actor,
+            HistoryAction.BATTLE_DISPUTED,
+            f"{side.force.name}: the results disagree ({claims})",
+            force=side.force,
+            battle=battle,
+            reason=refusal,
+        )
+        for side in sides
+    )
+
+
+@transaction.atomic
+def settle_battle(*, actor, battle: Battle, results: dict[int, str], reason: str) -> Battle:
+    """Organisers only: end a battle with the results they choose for the sides that fight
+    (``results`` by `BattleParticipant` key), after a dispute or for an absent player. A
+    side that has not recorded is recorded as its units' defaults (nothing destroyed, no
+    kills); a side that did keeps its report. The reason is kept in the history."""
+    reason = common.require_reason(
+        reason, "Say why you settle this battle; the reason is kept in its history."
+    )
+    battle, sides = lock_battle(battle)
+    require_open(battle)
+    fighting = [side for side in sides if side.is_accepted]
+    for side in fighting:
+        if results.get(side.pk) not in RESULTS:
+            common.refuse(f"Choose a result for {side.force.name}.", field=f"result_{side.pk}")
+    refusal = rules.results_refusal([results[side.pk] for side in fighting])
+    if refusal:
+        common.refuse(refusal)
+    now = timezone.now()
+    rows = []
+    for side in fighting:
+        chosen = rules.BattleResult(results[side.pk]).label
+        if side.has_recorded:
+            note = f"it recorded {side.get_claimed_result_display()}"
+        else:
+            note = "recorded by an organiser"
+            side.claimed_result, side.recorded_at = results[side.pk], now
+            side.recorded_by = common.real_user(actor)
+            side.save(update_fields=["claimed_result", "recorded_at", "recorded_by"])
+        rows.append(
+            common.history_row(
+                actor,
+                HistoryAction.BATTLE_SETTLED,
+                f"{side.force.name}: {chosen}, settled by an organiser ({note})",
+                force=side.force,
+                battle=battle,
+                reason=reason,
+            )
+        )
+    HistoryEntry.objects.bulk_create(rows)
+    _complete(actor, battle, fighting, _armies(battle), results, now)
+    return battle
+
+
+@transaction.atomic
+def record_battle_end(
+    *,
+    battle: Battle,
+    results: dict[int, str],
+    outcomes: dict[int, UnitOutcome],
+    actor=None,
+) -> Battle:
+    """Every fighting side recorded at once, each by its own player (or all by ``actor``),
+    so the battle completes: how the demo, the benchmark and tests play a battle to its
+    end. Results that disagree are refused. The web lets each player record only their
+    own side (`record_side`)."""
+    claims = list(results.values())
+    refusal = rules.results_refusal(claims) if all(c in RESULTS for c in claims) else None
+    if refusal:
+        common.refuse(refusal, field="results")
+    sides = battle.participants.filter(invitation=BattleParticipant.Invitation.ACCEPTED)
+    for side in sides.select_related("force__player").order_by("pk"):
+        battle = record_side(
+            actor=actor or side.force.player,
+            participant=side,
+            result=results.get(side.pk, ""),
+            outcomes=outcomes,
+        )
+    return battle
 
 
 UNIT_TALLIES = ["xp", "battles_played", "battles_survived", "units_destroyed"]
-ENTRY_RESULTS = [
-    "destroyed",
-    "enemy_units_destroyed",
-    "marked_for_greatness",
-    "bonus_xp",
-    "bonus_xp_reason",
-    "xp_before",
-    "xp_after",
-    "promotions_earned",
-]
+ENTRY_GAINS = ["xp_before", "xp_after", "promotions_earned"]
 
 
 @dataclass
@@ -380,25 +611,37 @@ class _Writes:
 
     def save(self) -> None:
         Unit.objects.bulk_update(self.units, UNIT_TALLIES)
-        BattleUnit.objects.bulk_update(self.entries, ENTRY_RESULTS)
+        BattleUnit.objects.bulk_update(self.entries, ENTRY_GAINS)
         Promotion.objects.bulk_create(self.promotions)
         OutOfActionTest.objects.bulk_create(self.tests)
         HistoryEntry.objects.bulk_create(self.history)
 
 
-@transaction.atomic
-def record_battle_end(
-    *, actor, battle: Battle, results: dict[int, str], outcomes: dict[int, UnitOutcome]
-) -> list[ForceGain]:
-    """Everything a battle's end changes, in one transaction: tallies, RP, XP, promotions
-    and Out of Action tests. The number of queries does not grow with the armies."""
-    battle = Battle.objects.select_for_update().get(pk=battle.pk)
-    common.lock_forces(list(battle.participants.values_list("force_id", flat=True)))
-    plan = _plan(battle, results=results, outcomes=outcomes)
-    now = timezone.now()
+def _complete(
+    actor,
+    battle: Battle,
+    sides: list[BattleParticipant],
+    armies: dict[int, list[BattleUnit]],
+    results: dict[int, str],
+    now,
+) -> None:
+    """Everything a battle's end changes, from what each side recorded and the results
+    that count: tallies, RP, XP, promotions and Out of Action tests. Runs inside the
+    caller's transaction, with the battle and the forces locked; the number of queries
+    does not grow with the armies."""
+    plan = []
+    for side in sides:
+        army = armies.get(side.pk, [])
+        stored = {entry.pk: UnitOutcome.stored(entry) for entry in army}
+        plan.append(_side_gain(side, results[side.pk], stored, army))
+    refusal = rules.results_refusal([gain.result for gain in plan])
+    if refusal:
+        common.refuse(refusal, field="results")
     writes = _Writes()
     for gain in plan:
         participant, force = gain.participant, gain.participant.force
+        # Each force's changes are by the one who recorded its side.
+        by = participant.recorded_by or actor
         before = {"battle_tally": force.battle_tally, "victories": force.victories, "rp": force.rp}
         force.battle_tally += 1
         force.victories += 1 if gain.result == BattleParticipant.Result.WIN else 0
@@ -409,7 +652,7 @@ def record_battle_end(
         participant.save(update_fields=["result", "rp_before", "rp_after"])
         writes.history.append(
             common.history_row(
-                actor,
+                by,
                 HistoryAction.BATTLE_RECORDED,
                 f"{force.name}: {participant.get_result_display()}, "
                 f"+{gain.rp_after - gain.rp_before}RP",
@@ -419,12 +662,11 @@ def record_battle_end(
             )
         )
         for unit_gain in gain.units:
-            _apply_unit_gain(actor=actor, battle=battle, gain=unit_gain, now=now, writes=writes)
+            _apply_unit_gain(actor=by, battle=battle, gain=unit_gain, now=now, writes=writes)
     writes.save()
     battle.status = Battle.Status.COMPLETED
     battle.completed_at = now
     battle.save(update_fields=["status", "completed_at"])
-    return plan
 
 
 def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now, writes: _Writes) -> None:
@@ -435,11 +677,6 @@ def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now, writes: _Wri
     unit.battles_survived += 0 if outcome.destroyed else 1
     unit.units_destroyed += outcome.enemy_units_destroyed
     writes.units.append(unit)
-    entry.destroyed = outcome.destroyed
-    entry.enemy_units_destroyed = outcome.enemy_units_destroyed
-    entry.marked_for_greatness = outcome.marked_for_greatness
-    entry.bonus_xp = outcome.bonus_xp
-    entry.bonus_xp_reason = outcome.bonus_xp_reason.strip()
     entry.xp_before, entry.xp_after = gain.xp_before, gain.xp_after
     entry.promotions_earned = gain.promotions
     writes.entries.append(entry)
@@ -676,6 +913,8 @@ def void_battle(*, actor, battle: Battle, reason: str) -> Battle:
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     if battle.status == Battle.Status.VOIDED:
         common.refuse("This battle has already been voided.")
+    if battle.status == Battle.Status.CANCELLED:
+        common.refuse("This battle was cancelled before it was recorded: there is nothing to void.")
     forces = common.lock_forces(list(battle.participants.values_list("force_id", flat=True)))
     promotions = list(battle.promotions.exclude(status=Promotion.Status.VOIDED))
     if any(p.settled_by == rules.PromotionReward.RENOWNED_HEROES for p in promotions):

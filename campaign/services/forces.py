@@ -9,7 +9,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign import rules
-from campaign.models import CARD_FIELDS, Battle, Campaign, CrusadeForce, HistoryAction, Unit
+from campaign.models import (
+    CARD_FIELDS,
+    BattleParticipant,
+    Campaign,
+    CrusadeForce,
+    HistoryAction,
+    Unit,
+)
 
 from . import _common as common
 from .requisitions import renowned_heroes
@@ -226,7 +233,7 @@ def remove_unit(*, actor, unit: Unit, reason: str) -> Unit:
     force = common.lock_force(unit.force_id)
     unit = common.fresh_unit(unit)
     common.require_active(unit)
-    if unit.battle_entries.filter(participant__battle__status=Battle.Status.IN_PROGRESS).exists():
+    if unit.battle_entries.filter(BattleParticipant.committed("participant__")).exists():
         common.refuse(f"{unit.name} is in a battle that has not been recorded yet.")
     reason = reason.strip() or "Removed by the player"
     used_before = force.supply_used

@@ -1,4 +1,5 @@
-"""Battles at the gaming table: start, the battle page, muster an army, record the end.
+"""Battles at the gaming table: start (inviting opponents), answer an invitation, the
+battle page, muster an army, record my side of the end, withdraw or cancel.
 
 Thin views: objects come through `campaign.access`, page data from
 `campaign.selectors`, input through the forms in `campaign.forms.battles`, and every
@@ -14,16 +15,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from campaign import rules, selectors, services
+from campaign import notifications, rules, selectors, services
 from campaign.access import get_battle_for_user, get_participant_for_user
 from campaign.forms import add_service_errors
-from campaign.forms.battles import BattleCreateForm, BattleRecordForm, MusterForm
+from campaign.forms.battles import BattleCreateForm, MusterForm, SideRecordForm
 from campaign.models import Battle, BattleParticipant
 
 from ._common import posted, render_page
 
 MUSTER = "battles/army_muster.html"
-OVER = "This battle is over; its armies can no longer change."
 
 
 @require_http_methods(["GET", "POST"])
@@ -36,7 +36,8 @@ def battle_create(request: HttpRequest) -> HttpResponse:
         try:
             battle = services.start_battle(
                 actor=request.user,
-                forces=[force, *data["opponents"]],
+                force=force,
+                opponents=list(data["opponents"]),
                 battle_size=data["battle_size"],
                 mission=data["mission"],
                 campaign=force.campaign,
@@ -45,7 +46,15 @@ def battle_create(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(request, "Battle started. Now each player musters an army.")
+            if data["opponents"]:
+                notifications.invitations_sent(request, battle)
+                messages.success(
+                    request,
+                    "Battle started and your opponents invited: each joins once they accept. "
+                    "Muster your army meanwhile.",
+                )
+            else:
+                messages.success(request, "Battle started. Muster your army.")
             return redirect(battle)
     return render_page(request, "battles/battle_create.html", {"form": form})
 
@@ -79,8 +88,9 @@ def _muster_form(page: selectors.MusterPage, data) -> MusterForm:
 @login_required
 def army_muster(request: HttpRequest, pk: int) -> HttpResponse:
     participant, _ = get_participant_for_user(request.user, pk, write=True)
-    if participant.battle.status != Battle.Status.IN_PROGRESS:
-        messages.error(request, OVER)
+    refusal = services.muster_refusal(participant)
+    if refusal:
+        messages.error(request, refusal)
         return redirect(participant.battle)
     page = selectors.muster_page(participant, initial=request.method == "GET")
     form = _muster_form(page, posted(request))
@@ -129,31 +139,98 @@ def army_muster_check(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
-    """Record the end: preview what every unit gains, then confirm."""
-    battle, _ = get_battle_for_user(request.user, pk, write=True)
-    if battle.status != Battle.Status.IN_PROGRESS:
-        messages.info(request, "This battle has already been recorded.")
-        return redirect(battle)
-    page = selectors.record_page(battle)
-    if page.waiting:
-        messages.warning(request, f"Waiting for {', '.join(page.waiting)} to muster an army.")
-        return redirect(battle)
-    form = BattleRecordForm(posted(request), participants=page.participants)
-    context = {"battle": battle, "form": form}
+def army_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record my side of the end: preview what my units would gain, then confirm. The
+    battle completes once every side has recorded and the results agree."""
+    participant, _ = get_participant_for_user(request.user, pk, write=True)
+    page = selectors.record_page(participant)
+    if page.refusal:
+        messages.warning(request, page.refusal)
+        return redirect(page.battle)
+    form = SideRecordForm(posted(request), participant=page.participant, army=page.army)
+    context = {"battle": page.battle, "participant": page.participant, "form": form}
     if request.method == "POST" and "edit" not in request.POST and form.is_valid():
-        args = {"results": form.results(), "outcomes": form.outcomes()}
         try:
             if "confirm" in request.POST:
-                services.record_battle_end(actor=request.user, battle=battle, **args)
-                messages.success(
-                    request, "Battle recorded. Take any Out of Action tests and promotions below."
+                battle = services.record_side(
+                    actor=request.user, participant=participant, **form.service_kwargs()
                 )
+                notifications.side_recorded(request, battle, participant)
+                _say_what_happened(request, battle)
                 return redirect(battle)
-            plan = services.preview_battle_end(battle, **args)
+            context["gain"] = services.preview_side(participant, **form.service_kwargs())
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            context["plan"] = plan
             return render_page(request, "battles/battle_record_preview.html", context)
     return render_page(request, "battles/battle_record.html", context)
+
+
+def _say_what_happened(request: HttpRequest, battle: Battle) -> None:
+    if battle.status == Battle.Status.COMPLETED:
+        messages.success(request, f"{RECORDED} Take any Out of Action tests and promotions below.")
+    elif battle.status == Battle.Status.DISPUTED:
+        messages.warning(
+            request,
+            "Your side is recorded, but the results disagree. Either player can change "
+            "their side, or an organiser settles it.",
+        )
+    else:
+        messages.success(
+            request, "Your side is recorded. The battle ends when every side has recorded."
+        )
+
+
+RECORDED = "Battle recorded: every side agrees."
+
+
+def _answer(request: HttpRequest, battle: Battle, change, done: str) -> HttpResponse:
+    """Make a change to a battle through a service; say what happened, back to the battle."""
+    try:
+        change()
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, done)
+    return redirect(battle)
+
+
+def _invitation_view(service, done: str, *, starter: bool = False):
+    """A POST-only view that answers (or, for the ``starter``, withdraws) the invitation of
+    one side through ``service``; ``done`` names the force as ``{force}``."""
+
+    @require_POST
+    @login_required
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        side, _ = get_participant_for_user(request.user, pk, write=True, starter=starter)
+        return _answer(
+            request,
+            side.battle,
+            lambda: service(actor=request.user, participant=side),
+            done.format(force=side.force.name),
+        )
+
+    return view
+
+
+army_accept = _invitation_view(
+    services.accept_invitation, "{force} joins the battle. Muster your army."
+)
+army_decline = _invitation_view(
+    services.decline_invitation, "Declined: {force} stays out of this battle."
+)
+army_withdraw = _invitation_view(
+    services.withdraw_invitation, "{force} is no longer invited.", starter=True
+)
+
+
+@require_POST
+@login_required
+def battle_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    battle, _ = get_battle_for_user(request.user, pk, write=True, starter=True)
+    return _answer(
+        request,
+        battle,
+        lambda: services.cancel_battle(actor=request.user, battle=battle),
+        "Battle cancelled. No force changed.",
+    )

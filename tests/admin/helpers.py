@@ -8,7 +8,7 @@ from django import forms
 
 from campaign.models import Battle, Campaign, CrusadeForce, HistoryEntry
 from tests.factories import make_character, make_force
-from tests.services.fights import fight
+from tests.services.fights import Fight, fight, go_to_battle
 
 
 def form_data(response) -> dict[str, Any]:
@@ -57,15 +57,28 @@ def saved(
     return entry
 
 
+def two_captains(campaign: Campaign) -> list[list]:
+    """The armies of two forces of the campaign: one CHARACTER each."""
+    first = make_force(campaign=campaign, name="Ultramarines 2nd Company")
+    second = make_force(campaign=campaign, name="Iron Hands Clan Raukaan")
+    return [
+        [make_character(first, name="Captain Acheran")],
+        [make_character(second, name="Iron Father Vurn")],
+    ]
+
+
 def recorded_battle(*, actor, campaign: Campaign) -> tuple[Battle, CrusadeForce, CrusadeForce]:
     """Two forces fight an Incursion, all done by `actor`; the first wins.
     Returns (battle, winner, loser)."""
-    winner = make_force(campaign=campaign, name="Ultramarines 2nd Company")
-    loser = make_force(campaign=campaign, name="Iron Hands Clan Raukaan")
-    done = fight(
-        [make_character(winner, name="Captain Acheran")],
-        [make_character(loser, name="Iron Father Vurn")],
-        campaign=campaign,
-        actor=actor,
-    )
-    return done.battle, winner, loser
+    armies = two_captains(campaign)
+    done = fight(*armies, campaign=campaign, actor=actor)
+    return done.battle, armies[0][0].force, armies[1][0].force
+
+
+def disputed_battle(*, campaign: Campaign) -> Fight:
+    """Two players fight an Incursion and each records a Victory: the battle is disputed."""
+    armies = two_captains(campaign)
+    done = go_to_battle(*armies, campaign=campaign, results=["win", "win"])
+    for army in armies:
+        done.record_side(army[0].force)
+    return done

@@ -5,8 +5,9 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Battle, HistoryEntry
-from tests.admin.helpers import recorded_battle
+from tests.admin.helpers import disputed_battle, recorded_battle, two_captains
 from tests.factories import reload
+from tests.services.fights import go_to_battle
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +139,121 @@ def test_it_filters_and_searches_history(organiser, organiser_client, campaign):
     assert {e.action for e in by_action} == {"battle_recorded"}
     assert len(by_action) == 2
     assert {e.unit.name for e in by_unit} == {"Captain Acheran"}
+
+
+# Settling a disputed battle, or recording for an absent player
+
+
+def _settle_url(battle) -> str:
+    return reverse("admin:campaign_battle_settle", args=[battle.pk])
+
+
+def test_it_offers_to_settle_an_open_battle_only(organiser_client, organiser, campaign):
+    disputed = disputed_battle(campaign=campaign).battle
+    done, *_ = recorded_battle(actor=organiser, campaign=campaign)
+
+    def page(battle):
+        change = reverse("admin:campaign_battle_change", args=[battle.pk])
+        return organiser_client.get(change).content.decode()
+
+    assert f'href="{_settle_url(disputed)}"' in page(disputed)
+    assert _settle_url(done) not in page(done)
+    assert organiser_client.get(_settle_url(done)).status_code == 404
+
+
+def test_it_shows_why_the_results_disagree_and_what_each_player_recorded(
+    organiser_client, campaign
+):
+    battle = disputed_battle(campaign=campaign).battle
+
+    response = organiser_client.get(_settle_url(battle))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "can&#x27;t both claim a Victory" in html
+    assert "Result for Ultramarines 2nd Company" in html
+    assert "Its player recorded Victory." in html
+    change = organiser_client.get(reverse("admin:campaign_battle_change", args=[battle.pk]))
+    assert "Victory (by" in change.content.decode()  # the inline's recorded column
+
+
+def test_it_settles_a_dispute_through_the_service_and_keeps_the_reason(
+    organiser_client, organiser, campaign
+):
+    fight = disputed_battle(campaign=campaign)
+    first, second = fight.participants.values()
+
+    response = organiser_client.post(
+        _settle_url(fight.battle),
+        {
+            f"result_{first.pk}": "loss",
+            f"result_{second.pk}": "win",
+            "reason": "Scoresheet photo: Iron Hands won on points",
+        },
+    )
+
+    assert response.status_code == 302
+    assert reload(fight.battle).status == Battle.Status.COMPLETED
+    assert (reload(first.force).victories, reload(second.force).victories) == (0, 1)
+    settled = HistoryEntry.objects.filter(action="battle_settled", battle=fight.battle)
+    assert {e.actor for e in settled} == {organiser}
+    assert {e.reason for e in settled} == {"Scoresheet photo: Iron Hands won on points"}
+
+
+def test_it_shows_a_refusal_on_the_settle_form_and_changes_nothing(organiser_client, campaign):
+    fight = disputed_battle(campaign=campaign)
+    first, second = fight.participants.values()
+    history = HistoryEntry.objects.count()
+
+    no_reason = organiser_client.post(
+        _settle_url(fight.battle), {f"result_{first.pk}": "win", f"result_{second.pk}": "loss"}
+    )
+    two_victors = organiser_client.post(
+        _settle_url(fight.battle),
+        {f"result_{first.pk}": "win", f"result_{second.pk}": "win", "reason": "Both?"},
+    )
+
+    assert no_reason.status_code == two_victors.status_code == 200
+    assert no_reason.context["form"].errors["reason"]
+    assert "both claim a Victory" in " ".join(two_victors.context["form"].non_field_errors())
+    assert reload(fight.battle).status == Battle.Status.DISPUTED
+    assert HistoryEntry.objects.count() == history
+
+
+def test_it_refuses_to_settle_another_campaigns_battle(organiser_client, rival_campaign):
+    theirs = disputed_battle(campaign=rival_campaign)
+    first, second = theirs.participants.values()
+
+    response = organiser_client.post(
+        _settle_url(theirs.battle),
+        {f"result_{first.pk}": "win", f"result_{second.pk}": "loss", "reason": "Mine now"},
+    )
+
+    assert response.status_code == 404
+    assert reload(theirs.battle).status == Battle.Status.DISPUTED
+
+
+def test_it_records_for_an_absent_player_who_never_recorded(organiser_client, campaign):
+    fight = go_to_battle(*two_captains(campaign), campaign=campaign)
+    first, second = fight.participants.values()
+    fight.record_side(first.force)
+    page = organiser_client.get(_settle_url(fight.battle)).content.decode()
+    assert "Not recorded: recording it for the absent player" in page
+
+    response = organiser_client.post(
+        _settle_url(fight.battle),
+        {
+            f"result_{first.pk}": "win",
+            f"result_{second.pk}": "loss",
+            "reason": "Iron Hands' player is away; confirmed by phone",
+        },
+    )
+
+    assert response.status_code == 302
+    assert reload(fight.battle).status == Battle.Status.COMPLETED
+    absent = reload(second)
+    assert (absent.claimed_result, absent.result, absent.recorded_by.username) == (
+        "loss",
+        "loss",
+        "warmaster",
+    )

@@ -11,8 +11,8 @@ import re
 from tests.concurrency.live import PageReader, Player, Response, fill, page_text
 
 FACTION = "Astra Militarum"
-RECORDED = "Battle recorded."
-ALREADY_RECORDED = "This battle has already been recorded."
+RECORDED = "Battle recorded: every side agrees."
+SIDE_RECORDED = "Your side is recorded."
 # R6.1, R1.5 and R6: the reasons the rules give for refusing a Requisition.
 REQUISITION_REFUSAL = re.compile(
     r"That needs \d+RP; you have \d+RP\."
@@ -35,12 +35,23 @@ def expect(move: str, response: Response, status: int) -> Response:
 
 
 def start_battle(player: Player, *, force: int, opponent: int) -> int:
-    """Battle > Start (R8): my force against one opponent; the new battle's pk."""
+    """Battle > Start (R8): my force against one opponent, invited; the new battle's pk."""
     page = expect("open the new battle form", player.get("/battles/new/"), 200)
     fields = PageReader(page.text).post_form(having="battle_size")
     fields = fill(fields, force=force, opponents=opponent, battle_size="Incursion")
     started = expect("start a battle", player.post("/battles/new/", fields), 302)
     return int(re.fullmatch(r"/battles/(\d+)/", started.location)[1])
+
+
+def accept(player: Player, battle: int) -> None:
+    """Accept the invitation to the battle, from its page."""
+    page = expect("open the battle", player.get(f"/battles/{battle}/"), 200)
+    reader = PageReader(page.text)
+    actions = [
+        f["action"] for f in reader.forms if re.fullmatch(r"/armies/\d+/accept/", f["action"])
+    ]
+    assert len(actions) == 1, f"accept buttons on battle {battle}: {actions}"
+    expect("accept the battle", player.post(actions[0], reader.post_form(actions[0])), 302)
 
 
 def my_army(player: Player, battle: int) -> int:
@@ -69,20 +80,19 @@ def muster(player: Player, battle: int, side: dict) -> int:
     return army
 
 
-def preview_record(player: Player, battle: int, results: dict[int, str]) -> list[tuple[str, str]]:
-    """Fill in the end of the battle (R9), one result per army, and preview it; the preview
+def preview_record(player: Player, army: int, result: str) -> list[tuple[str, str]]:
+    """Fill in my side of the battle's end (R9): my result, and preview it; the preview
     page's form, ready to confirm."""
-    path = f"/battles/{battle}/record/"
+    path = f"/armies/{army}/record/"
     page = expect("open the record form", player.get(path), 200)
-    chosen = {f"result_{army}": result for army, result in results.items()}
-    fields = fill(PageReader(page.text).post_form(path, having=next(iter(chosen))), **chosen)
+    fields = fill(PageReader(page.text).post_form(path, having="result"), result=result)
     preview = expect("preview the record", player.post(path, fill(fields, preview=1)), 200)
     return fill(PageReader(preview.text).post_form(path, having="confirm"), confirm=1)
 
 
-def confirm_record(player: Player, battle: int, confirmation: list[tuple[str, str]]) -> str:
-    """Press "Confirm and record"; the page the player ends up on, as text."""
-    response = player.post(f"/battles/{battle}/record/", confirmation)
+def confirm_record(player: Player, army: int, confirmation: list[tuple[str, str]]) -> str:
+    """Press "Confirm and record" for my side; the page the player ends up on, as text."""
+    response = player.post(f"/armies/{army}/record/", confirmation)
     if response.status in (301, 302, 303):
         response = player.follow(response)
     return page_text(expect("confirm the record", response, 200))

@@ -108,17 +108,23 @@ def supply_race() -> dict:
 
 
 def battle_to_record() -> dict:
-    """Two players in a battle, both armies mustered (R8): it only needs recording (R9)."""
+    """Two players in a battle, the second having accepted it, both armies mustered (R8): it
+    only needs each side recorded (R9)."""
     campaign = _campaign("Vigil")
     sides = []
     for player, name in zip(_players("vigil", 2), ("Iron Wolves", "Red Talons"), strict=True):
         force = _force(player, campaign, name)
         sides.append((force, [_epic_hero(force), _swarm(force)]))
+    (first, _), (second, _) = sides
     battle = services.start_battle(
-        actor=sides[0][0].player,
-        forces=[force for force, _ in sides],
+        actor=first.player,
+        force=first,
+        opponents=[second],
         battle_size="Incursion",
         campaign=campaign,
+    )
+    services.accept_invitation(
+        actor=second.player, participant=battle.participants.get(force=second)
     )
     for force, units in sides:
         services.muster_army(

@@ -1,9 +1,10 @@
 """Acceptance: a gaming group's evening, squeezed into SOAK_SECONDS. Eight writers at once
 over HTTP against gunicorn on this leg's database (on SQLite, a file):
 
-- four *tables*, each a pair of players fighting battle after battle: start (R8), both
-  muster (R8), preview and confirm the end (R9), then each buys Increase Supply Limit with
-  the RP just earned (R6.1);
+- four *tables*, each a pair of players fighting battle after battle: one starts it and
+  invites the other, who accepts (R8), both muster (R8), each previews and confirms their
+  own side of the end (R9), then each buys Increase Supply Limit with the RP just earned
+  (R6.1);
 - four *quartermasters*, each logged in as both players of one table, buying Increase
   Supply Limit for their forces as fast as they can (R6.1), mostly refused because the
   force is at war (R6) or out of RP (R1.5).
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from tests.concurrency.live import Player, Server, logged_in, scenario
 from tests.concurrency.moves import (
     RECORDED,
+    accept,
     buy_supply,
     confirm_record,
     muster,
@@ -49,9 +51,14 @@ def fight(tally: Tally, deadline: float, players: list[Player], sides: list[dict
     (first, second), (mine, theirs) = players, sides
     while time.monotonic() < deadline:
         battle = start_battle(first, force=mine["force"], opponent=theirs["force"])
+        accept(second, battle)
         armies = [muster(player, battle, side) for player, side in zip(players, sides, strict=True)]
-        confirmation = preview_record(first, battle, {armies[0]: "win", armies[1]: "loss"})
-        page = confirm_record(second if tally.battles % 2 else first, battle, confirmation)
+        # Each records their own side; who records first changes from battle to battle.
+        turns = list(zip(players, armies, ("win", "loss"), strict=True))
+        if tally.battles % 2:
+            turns.reverse()
+        for player, army, result in turns:
+            page = confirm_record(player, army, preview_record(player, army, result))
         assert RECORDED in page, f"battle {battle} was not recorded: {page[:300]}"
         tally.battles += 1
         # Between battles, each player spends the RP just earned (R6.1).
@@ -121,7 +128,13 @@ def test_it_keeps_every_number_true_with_eight_writers_for_twenty_seconds(
 
     forces = {side["force"]: side for pair in pairs for side in pair}
     report = scenario(app_env, "report", forces=list(forces))
-    assert report["battles"] == {"in_progress": 0, "completed": battles, "voided": 0}
+    assert report["battles"] == {
+        "in_progress": 0,
+        "disputed": 0,
+        "completed": battles,
+        "voided": 0,
+        "cancelled": 0,
+    }
     assert sum(f["purchases"] for f in report["forces"]) == bought
     for f in report["forces"]:
         start = forces[f["force"]]

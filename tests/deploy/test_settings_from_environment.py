@@ -14,7 +14,9 @@ from tests.concurrency.live import COMMAND_TIMEOUT, PYTHON, REPO, app_environmen
 SHOW = (
     "import json; from campaign import settings as s; print(json.dumps({"
     "'storages': s.STORAGES, 'database': s.DATABASES['default'], "
-    "'sessions': s.SESSION_ENGINE, 'messages': s.MESSAGE_STORAGE}, default=str))"
+    "'sessions': s.SESSION_ENGINE, 'messages': s.MESSAGE_STORAGE, "
+    "'email': [s.EMAIL_ENABLED, s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, "
+    "s.EMAIL_USE_TLS, s.DEFAULT_FROM_EMAIL]}, default=str))"
 )
 PRODUCTION = {
     "DEBUG": "0",
@@ -45,6 +47,30 @@ def settings(**env: str) -> dict:
     done = settings_with(**env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def test_it_sends_no_email_without_email_settings():
+    sends, backend, *_ = settings(**PRODUCTION)["email"]
+
+    assert (sends, backend) == (False, "django.core.mail.backends.dummy.EmailBackend")
+
+
+def test_it_sends_email_through_the_mail_server_it_is_given():
+    email = settings(
+        **PRODUCTION,
+        EMAIL_HOST="smtp.example.org",
+        EMAIL_PORT="2525",
+        DEFAULT_FROM_EMAIL="Crusade <crusade@example.org>",
+    )["email"]
+
+    assert email == [
+        True,
+        "django.core.mail.backends.smtp.EmailBackend",
+        "smtp.example.org",
+        2525,
+        True,
+        "Crusade <crusade@example.org>",
+    ]
 
 
 def test_it_keeps_pictures_on_this_machines_disk_by_default():

@@ -16,6 +16,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.services import UnitOutcome
+from tests.factories import make_battle
 from tests.services.cards import commissar
 
 _names = itertools.count(1)
@@ -53,9 +54,22 @@ class Fight:
         self.outcomes[self.entry(unit).pk] = outcome
 
     def record(self, actor=None):
-        actor = actor or self.actor or next(iter(self.participants.values())).force.player
+        """Each side's player records their side (or `actor` records them all)."""
         return services.record_battle_end(
-            actor=actor, battle=self.battle, results=self.results, outcomes=self.outcomes
+            actor=actor or self.actor,
+            battle=self.battle,
+            results=self.results,
+            outcomes=self.outcomes,
+        )
+
+    def record_side(self, force: CrusadeForce, result: str | None = None, actor=None):
+        """One side's player records that side: its result and its units' outcomes."""
+        side = self.participant(force)
+        return services.record_side(
+            actor=actor or self.actor or force.player,
+            participant=side,
+            result=result or self.results[side.pk],
+            outcomes=self.outcomes,
         )
 
     def test_for(self, unit: Unit) -> OutOfActionTest:
@@ -71,15 +85,14 @@ def go_to_battle(
     campaign=None,
     actor=None,
 ) -> Fight:
-    """Start a battle between the armies' forces and muster each army.
+    """Start a battle between the armies' forces: the first force's player starts it, each
+    other player accepts the invitation, and each musters their army.
 
     The first CHARACTER of each army is its Warlord; by default the first army wins.
     Each force's player does it all, unless an `actor` (say, an organiser) is named.
     """
     forces = [army[0].force for army in armies]
-    battle = services.start_battle(
-        actor=actor or forces[0].player, forces=forces, battle_size=size, campaign=campaign
-    )
+    battle = make_battle(*forces, actor=actor, battle_size=size, campaign=campaign)
     participants = {p.force_id: p for p in battle.participants.all()}
     attachments = attachments or {}
     for force, army in zip(forces, armies, strict=True):

@@ -12,7 +12,7 @@ from campaign.models import (
     Promotion,
 )
 from campaign.services import UnitOutcome
-from tests.factories import make_campaign, reload
+from tests.factories import make_battle, make_campaign, reload
 from tests.services.cards import (
     ASTRA,
     chimera,
@@ -47,7 +47,7 @@ def muster(battle: Battle, force, units, *, warlord=None, faction=None, **kwargs
 
 
 def open_battle(force, size="Incursion") -> Battle:
-    return services.start_battle(actor=force.player, forces=[force], battle_size=size)
+    return services.start_battle(actor=force.player, force=force, battle_size=size)
 
 
 # --------------------------------------------------------------------------- R3 experience
@@ -655,12 +655,9 @@ def test_it_previews_the_end_of_a_battle_without_writing_anything():
     )
     before = database_state()
 
-    plan = services.preview_battle_end(
-        battle.battle, results=battle.results, outcomes=battle.outcomes
-    )
+    gain = services.preview_side(battle.participant(force), result="win", outcomes=battle.outcomes)
 
     assert database_state() == before
-    (gain,) = plan
     assert (gain.rp_before, gain.rp_after, gain.result) == (5, 6, "win")
     squad_gain = next(g for g in gain.units if g.entry.unit_id == squad.pk)
     assert (squad_gain.xp_before, squad_gain.xp_after, squad_gain.promotions) == (5, 9, 1)
@@ -684,11 +681,12 @@ def test_it_refuses_to_record_before_every_force_has_mustered():
     krieg, plague = krieg_force(), plague_force()
     vell = commissar(krieg)
     lord_of_contagion(plague)
-    battle = services.start_battle(
-        actor=krieg.player, forces=[krieg, plague], battle_size="Incursion"
-    )
+    battle = make_battle(krieg, plague)
     muster(battle, krieg, [vell], warlord=vell)
-    results = {p.pk: "win" for p in battle.participants.all()}
+    results = {
+        battle.participants.get(force=krieg).pk: "win",
+        battle.participants.get(force=plague).pk: "loss",
+    }
 
     with refused("Plague Wall has not mustered an army yet."):
         services.record_battle_end(actor=krieg.player, battle=battle, results=results, outcomes={})
@@ -776,7 +774,8 @@ def test_it_refuses_to_start_a_campaign_battle_with_a_force_from_elsewhere():
     with refused(f"Plague Wall is not part of {campaign.name}."):
         services.start_battle(
             actor=member.player,
-            forces=[member, stranger],
+            force=member,
+            opponents=[stranger],
             battle_size="Strike Force",
             campaign=campaign,
         )

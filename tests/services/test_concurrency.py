@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, connections
 
 from campaign import services
-from campaign.models import Battle, RequisitionPurchase
+from campaign.models import Battle, BattleParticipant, HistoryEntry, RequisitionPurchase
 from tests.factories import reload
 from tests.services.cards import (
     commissar,
@@ -108,7 +108,7 @@ def test_it_starts_only_one_battle_for_a_force_clicked_ten_times_at_once():
     force = krieg_force()
 
     results, errors = all_at_once(
-        [lambda: services.start_battle(actor=force.player, forces=[force], battle_size="Incursion")]
+        [lambda: services.start_battle(actor=force.player, force=force, battle_size="Incursion")]
         * 10
     )
 
@@ -120,18 +120,46 @@ def test_it_starts_only_one_battle_for_a_force_clicked_ten_times_at_once():
     assert Battle.objects.count() == 1
 
 
-def test_it_records_a_battle_once_when_both_players_submit_together():
-    """R9: the end of a battle is recorded once; the second submission is refused."""
+def test_it_completes_a_battle_once_when_both_players_record_their_sides_together():
+    """R9: each player records their own side at the same moment: both reports are kept,
+    and the battle's end is applied once (+1 battle tally and +1RP for each force)."""
     assert connection.vendor == "postgresql"
     krieg, plague = krieg_force(), plague_force()
     battle = go_to_battle([commissar(krieg)], [lord_of_contagion(plague)])
 
     results, errors = all_at_once(
-        [lambda: battle.record(krieg.player), lambda: battle.record(plague.player)]
+        [lambda: battle.record_side(krieg), lambda: battle.record_side(plague)]
+    )
+
+    assert errors == []
+    assert len(results) == 2
+    assert reload(battle.battle).status == Battle.Status.COMPLETED
+    assert (reload(krieg).battle_tally, reload(krieg).rp) == (1, 6)
+    assert (reload(plague).battle_tally, reload(plague).rp) == (1, 6)
+    assert HistoryEntry.objects.filter(action="battle_recorded").count() == 2
+
+
+def test_it_commits_a_force_to_one_battle_when_it_accepts_two_invitations_at_once():
+    """R6: a force fights one battle at a time: of two invitations accepted together, one
+    is refused."""
+    assert connection.vendor == "postgresql"
+    krieg = krieg_force()
+    invitations = []
+    for n in range(2):
+        rival = plague_force(name=f"Plague Company {n}")
+        started = services.start_battle(
+            actor=rival.player, force=rival, opponents=[krieg], battle_size="Incursion"
+        )
+        invitations.append(started.participants.get(force=krieg))
+
+    results, errors = all_at_once(
+        [
+            lambda side=side: services.accept_invitation(actor=krieg.player, participant=side)
+            for side in invitations
+        ]
     )
 
     assert len(results) == 1
     assert [type(e) for e in errors] == [ValidationError]
-    assert errors[0].messages == ["This battle has already been recorded."]
-    assert (reload(krieg).battle_tally, reload(krieg).rp) == (1, 6)
-    assert (reload(plague).battle_tally, reload(plague).rp) == (1, 6)
+    assert "already in a battle" in errors[0].messages[0]
+    assert BattleParticipant.objects.filter(force=krieg, invitation="accepted").count() == 1

@@ -309,7 +309,7 @@ def test_it_refuses_a_second_leader_on_one_bodyguard_unless_a_rule_allows_it():
     force = plague_force()
     first, second = lord_of_contagion(force), lord_of_contagion(force, "Lord of Virulence")
     marines = plague_marines(force)
-    battle = services.start_battle(actor=force.player, forces=[force], battle_size="Incursion")
+    battle = services.start_battle(actor=force.player, force=force, battle_size="Incursion")
     participant = battle.participants.get()
     army = {
         "actor": force.player,

@@ -384,7 +384,7 @@ def test_it_keeps_a_removed_unit_out_of_a_second_battle():
     services.remove_unit(actor=force.player, unit=squad, reason="Disbanded")
     assert reload(squad).battles_played == 1
 
-    battle = services.start_battle(actor=force.player, forces=[force], battle_size="Incursion")
+    battle = services.start_battle(actor=force.player, force=force, battle_size="Incursion")
     with refused("1st Line Company was removed from the Order of Battle."):
         services.muster_army(
             actor=force.player,

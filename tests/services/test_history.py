@@ -55,6 +55,17 @@ def recorded(w: World):
     return fight([w.leader, w.squad]).battle
 
 
+def invitation(w: World, *, to_me: bool = False):
+    """A battle between the world's force and a rival's; the invited side (the world's
+    force when `to_me`, started by the rival's player; else the rival's)."""
+    rival = krieg_force(campaign=w.campaign, name="Rival Regiment")
+    starter, invited = (rival, w.force) if to_me else (w.force, rival)
+    battle = services.start_battle(
+        actor=starter.player, force=starter, opponents=[invited], battle_size="Incursion"
+    )
+    return battle.participants.get(force=invited)
+
+
 CALLS: dict[str, Callable[[World], object]] = {
     "create_campaign": lambda w: services.create_campaign(actor=w.actor, name="Vraks"),
     "join_campaign": lambda w: services.join_campaign(
@@ -87,10 +98,27 @@ CALLS: dict[str, Callable[[World], object]] = {
         thumbnail=ContentFile(PNG, name="banner-thumb.png"),
     ),
     "start_battle": lambda w: services.start_battle(
-        actor=w.actor, forces=[w.force], battle_size="Incursion"
+        actor=w.actor, force=w.force, battle_size="Incursion"
     ),
+    "accept_invitation": lambda w: services.accept_invitation(
+        actor=w.actor, participant=invitation(w, to_me=True)
+    ),
+    "decline_invitation": lambda w: services.decline_invitation(
+        actor=w.actor, participant=invitation(w, to_me=True)
+    ),
+    "withdraw_invitation": lambda w: services.withdraw_invitation(
+        actor=w.actor, participant=invitation(w)
+    ),
+    "cancel_battle": lambda w: services.cancel_battle(actor=w.actor, battle=invitation(w).battle),
     "muster_army": lambda w: go_to_battle([w.leader, w.squad]),
+    "record_side": lambda w: go_to_battle([w.leader, w.squad]).record_side(w.force),
     "record_battle_end": recorded,
+    "settle_battle": lambda w: services.settle_battle(
+        actor=w.organiser,
+        battle=(battle := go_to_battle([w.leader, w.squad]).battle),
+        results={battle.participants.get().pk: "win"},
+        reason="Recorded for a player away on holiday",
+    ),
     "take_out_of_action_test": failed,
     "resolve_out_of_action": lambda w: services.resolve_out_of_action(
         actor=w.actor, test=failed(w), choice=rules.OutOfAction.BATTLE_SCAR, scar_name="Fatigued"
@@ -179,9 +207,12 @@ def test_it_covers_every_service_that_changes_state():
         "NewUnit",
         "RequisitionOption",
         "UnitOutcome",
+        "ForceGain",
         "check_army",
+        "disagreement",
+        "muster_refusal",
         "out_of_action_choices",
-        "preview_battle_end",
+        "preview_side",
         "relics_in_force",
         "requisition_options",
         "battle_trait_choices",

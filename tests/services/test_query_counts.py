@@ -1,4 +1,5 @@
-"""Recording a battle's end costs the same number of queries whatever the armies' size."""
+"""Recording a battle's end costs the same number of queries whatever the armies' size: one
+side's record, and the last one, which completes the battle."""
 
 import pytest
 from django.db import connection
@@ -15,7 +16,7 @@ from tests.services.fights import go_to_battle
 pytestmark = pytest.mark.django_db
 
 MOST_QUERIES = 60
-"""The budget for recording a battle between two armies, however large."""
+"""The budget for recording the side that completes a battle of two armies, however large."""
 
 
 def army(force, size: int) -> list:
@@ -37,7 +38,8 @@ def army(force, size: int) -> list:
     return units
 
 
-def queries_to_record(size: int) -> int:
+def queries_to_record(size: int) -> tuple[int, int]:
+    """The queries to record the first side, and the second (which completes the battle)."""
     krieg, plague = krieg_force(), plague_force()
     set_rp(krieg, 10)
     first, second = army(krieg, size), army(plague, size)
@@ -46,12 +48,14 @@ def queries_to_record(size: int) -> int:
         marked_for_greatness=True, bonus_xp=3, bonus_xp_reason="Agenda"
     )
     battle = go_to_battle(first, second, size="Onslaught", outcomes=outcomes)
-    with CaptureQueriesContext(connection) as queries:
-        battle.record()
+    with CaptureQueriesContext(connection) as one_side:
+        battle.record_side(krieg)
+    with CaptureQueriesContext(connection) as completing:
+        battle.record_side(plague)
     assert OutOfActionTest.objects.filter(battle_unit__participant__battle=battle.battle).count()
     assert Promotion.objects.filter(battle=battle.battle).exists()
     assert HistoryEntry.objects.filter(battle=battle.battle, unit__isnull=False).count() == 2 * size
-    return len(queries)
+    return len(one_side), len(completing)
 
 
 def test_it_records_a_battle_of_two_armies_of_30_in_as_many_queries_as_two_of_5():
@@ -59,4 +63,4 @@ def test_it_records_a_battle_of_two_armies_of_30_in_as_many_queries_as_two_of_5(
     small, large = queries_to_record(5), queries_to_record(30)
 
     assert small == large
-    assert large <= MOST_QUERIES
+    assert large[1] <= MOST_QUERIES

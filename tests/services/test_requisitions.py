@@ -123,7 +123,7 @@ def test_it_refuses_requisitions_while_the_force_is_in_a_battle(buy):
     """R6: never between a battle's start and its end."""
     force = krieg_force()
     squad = krieg_squad(force)
-    services.start_battle(actor=force.player, forces=[force], battle_size="Incursion")
+    services.start_battle(actor=force.player, force=force, battle_size="Incursion")
 
     with refused("Requisitions can't be bought while a battle is being fought."):
         buy(force, squad)

@@ -127,3 +127,52 @@ def test_it_counts_enhancements_left_out_of_old_cards_and_turns_tables_into_keyw
 
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_gives_battles_from_before_invitations_sides_that_accepted_and_recorded():
+    """Battles started before invitations: every side was committed, so it is accepted; a
+    completed battle's sides recorded the result that counted, by whoever recorded it."""
+    before, after = ("campaign", "0004_rules_fidelity"), ("campaign", "0006_battle_consent_data")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    old = executor.loader.project_state([before]).apps
+    User = old.get_model("auth", "User")
+    alice, bruno = User.objects.create(username="alice"), User.objects.create(username="bruno")
+    Force = old.get_model("campaign", "CrusadeForce")
+    wolves, talons = (
+        Force.objects.create(
+            player=player, name=name, faction="Astartes", supply_limit=1000, rp=5, rp_cap=10
+        )
+        for player, name in ((alice, "Wolves"), (bruno, "Talons"))
+    )
+    Battle = old.get_model("campaign", "Battle")
+    Participant = old.get_model("campaign", "BattleParticipant")
+    open_battle = Battle.objects.create(battle_size="Incursion", created_by=alice)
+    done = Battle.objects.create(
+        battle_size="Incursion",
+        created_by=alice,
+        status="completed",
+        completed_at=open_battle.created_at,
+    )
+    waiting = Participant.objects.create(battle=open_battle, force=wolves)
+    won = Participant.objects.create(battle=done, force=wolves, result="win")
+    lost = Participant.objects.create(battle=done, force=talons, result="loss")
+    old.get_model("campaign", "HistoryEntry").objects.create(
+        action="battle_recorded", summary="Talons: Defeat", force=talons, battle=done, actor=bruno
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([after])
+    new = executor.loader.project_state([after]).apps
+    sides = {p.pk: p for p in new.get_model("campaign", "BattleParticipant").objects.all()}
+
+    assert {p.invitation for p in sides.values()} == {"accepted"}
+    assert (sides[waiting.pk].claimed_result, sides[waiting.pk].recorded_at) == ("", None)
+    assert (sides[won.pk].claimed_result, sides[won.pk].recorded_by_id) == ("win", alice.pk)
+    assert (sides[lost.pk].claimed_result, sides[lost.pk].recorded_by_id) == ("loss", bruno.pk)
+    assert sides[lost.pk].recorded_at == done.completed_at
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    make_user("after-the-migration")  # the latest schema is back for the next test

@@ -51,6 +51,12 @@ def table():
 
 
 @pytest.fixture
+def invited():
+    """A battle the owner started; the opponent's invitation waits for an answer."""
+    return set_table(accept=False)
+
+
+@pytest.fixture
 def unmustered():
     """A battle whose armies are still to be mustered."""
     return set_table(muster=False)

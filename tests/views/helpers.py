@@ -40,7 +40,7 @@ def muster(participant: BattleParticipant, units: list[Unit]) -> None:
 def fight_alone(force: CrusadeForce, units: list[Unit], *, destroyed=()) -> BattleParticipant:
     """A battle ``force`` fights on its own, recorded as a win; ``destroyed`` units fell."""
     battle = services.start_battle(
-        actor=force.player, forces=[force], battle_size="Incursion", campaign=force.campaign
+        actor=force.player, force=force, battle_size="Incursion", campaign=force.campaign
     )
     side = battle.participants.get()
     muster(side, units)
@@ -57,16 +57,18 @@ def past_battles(force: CrusadeForce, count: int) -> None:
     """``count`` battles started and voided: a campaign with a long past."""
     for _ in range(count):
         battle = services.start_battle(
-            actor=force.player, forces=[force], battle_size="Incursion", campaign=force.campaign
+            actor=force.player, force=force, battle_size="Incursion", campaign=force.campaign
         )
         services.void_battle(actor=force.player, battle=battle, reason="practice")
 
 
 @dataclass
 class Table:
-    """A campaign with two players in a battle, a member watching and an outsider."""
+    """A campaign with two players in a battle, a member watching, an outsider, and the
+    campaign's organiser."""
 
     campaign: object
+    organiser: object
     owner: object
     opponent: object
     member: object
@@ -99,8 +101,11 @@ SIDES = (
 )
 
 
-def set_table(*, muster: bool = True) -> Table:
-    parts: dict = {"campaign": make_campaign()}
+def set_table(*, accept: bool = True, muster: bool = True) -> Table:
+    """The owner starts a battle against the opponent, who accepts (unless ``accept`` is
+    False: the invitation then waits); both muster (unless ``muster`` is False)."""
+    organiser = make_user(is_staff=True)
+    parts: dict = {"campaign": make_campaign(organiser=organiser), "organiser": organiser}
     parts |= {role: make_user() for role in ("owner", "opponent", "member", "outsider")}
     services.join_campaign(actor=parts["member"], user=parts["member"], campaign=parts["campaign"])
     for player, side, name, (captain, captain_name), (squad, squad_name) in SIDES:
@@ -111,7 +116,8 @@ def set_table(*, muster: bool = True) -> Table:
         parts[squad] = make_unit(force, name=squad_name)
     battle = services.start_battle(
         actor=parts["owner"],
-        forces=[parts["force"], parts["other_force"]],
+        force=parts["force"],
+        opponents=[parts["other_force"]],
         battle_size="Incursion",
         mission="Take and Hold",
         campaign=parts["campaign"],
@@ -122,8 +128,10 @@ def set_table(*, muster: bool = True) -> Table:
         mine=battle.participants.get(force=parts["force"]),
         theirs=battle.participants.get(force=parts["other_force"]),
     )
-    if muster:
-        table.muster_both()
+    if accept:
+        services.accept_invitation(actor=table.opponent, participant=table.theirs)
+        if muster:
+            table.muster_both()
     return table
 
 
@@ -134,7 +142,6 @@ def record(table: Table, *, destroyed=(), results=None) -> None:
         for entry in participant.army.all():
             outcomes[entry.pk] = services.UnitOutcome(destroyed=entry.unit in destroyed)
     services.record_battle_end(
-        actor=table.owner,
         battle=table.battle,
         results=results or {table.mine.pk: "win", table.theirs.pk: "loss"},
         outcomes=outcomes,

@@ -68,7 +68,7 @@ def pages():
     squad = make_unit(force, name="Squad")
     make_character(rival, name="Rival")
     battle = services.start_battle(
-        actor=owner, forces=[force, rival], battle_size="Incursion", campaign=campaign
+        actor=owner, force=force, opponents=[rival], battle_size="Incursion", campaign=campaign
     )
     army = battle.participants.get(force=force)
     promotion = Promotion.objects.create(unit=captain, rank=1)

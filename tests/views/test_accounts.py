@@ -90,7 +90,7 @@ def test_it_lists_what_is_waiting_on_the_dashboard(client):
     force = make_force(player=player, name="Iron Hands 3rd")
     captain = make_character(force, name="Captain Voss")
     Promotion.objects.create(unit=captain, rank=1)
-    services.start_battle(actor=player, forces=[force], battle_size="Incursion")
+    services.start_battle(actor=player, force=force, battle_size="Incursion")
     client.force_login(player)
 
     body = client.get(reverse("dashboard")).content.decode()

@@ -1,4 +1,5 @@
-"""Battle pages: start, battle page, muster (with the live check) and recording the end."""
+"""Battle pages: start, battle page, muster (with the live check) and recording a side's end.
+Invitations, cancelling and disputes are in test_invitations.py."""
 
 from __future__ import annotations
 
@@ -50,8 +51,10 @@ def test_it_starts_a_battle_against_a_force_of_the_same_campaign(client, unmuste
     battle = Battle.objects.exclude(pk=table.battle.pk).get()
     assert response.status_code == 302
     assert response.url == reverse("battle_detail", args=[battle.pk])
-    assert {p.force for p in battle.participants.all()} == {table.force, table.other_force}
+    sides = dict(battle.participants.values_list("force__name", "invitation"))
+    assert sides == {"Iron Wolves": "accepted", "Red Talons": "invited"}
     assert battle.battle_size == "Strike Force"
+    assert any("invited" in m for m in texts(response))
 
 
 def test_it_refuses_a_force_already_in_a_battle_with_a_message_on_the_form(client, unmustered):
@@ -81,15 +84,16 @@ def test_it_offers_the_muster_link_to_the_forces_player_only(client, unmustered)
     assert reverse("army_muster", args=[table.mine.pk]) in html
     assert reverse("army_muster", args=[table.theirs.pk]) not in html
     assert "Not mustered yet" in html
-    assert reverse("battle_record", args=[table.battle.pk]) not in html
+    assert reverse("army_record", args=[table.mine.pk]) not in html
 
 
-def test_it_offers_recording_once_every_army_is_mustered(client, table):
+def test_it_offers_each_player_to_record_their_own_side_once_mustered(client, table):
     client.force_login(table.opponent)
 
     html = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
 
-    assert reverse("battle_record", args=[table.battle.pk]) in html
+    assert reverse("army_record", args=[table.theirs.pk]) in html
+    assert reverse("army_record", args=[table.mine.pk]) not in html
     assert "Captain Vorn" in html and "160" in html
 
 
@@ -122,15 +126,20 @@ def test_it_shows_the_battle_page_in_the_same_number_of_queries_for_any_army_siz
     assert count_queries(client, reverse("battle_detail", args=[big.battle.pk])) == few
 
 
-@pytest.mark.parametrize("name", ["battle_detail", "battle_record"])
-def test_it_reads_a_battle_in_the_same_queries_however_many_battles_the_campaign_has(client, name):
+@pytest.mark.parametrize(
+    ("name", "target"),
+    [("battle_detail", lambda t: t.battle), ("army_record", lambda t: t.mine)],
+)
+def test_it_reads_a_battle_in_the_same_queries_however_many_battles_the_campaign_has(
+    client, name, target
+):
     quiet, busy = set_table(), set_table()
     past_battles(make_force(player=busy.member, campaign=busy.campaign), 30)
     client.force_login(quiet.owner)
-    few = count_queries(client, reverse(name, args=[quiet.battle.pk]))
+    few = count_queries(client, reverse(name, args=[target(quiet).pk]))
     client.force_login(busy.owner)
 
-    assert count_queries(client, reverse(name, args=[busy.battle.pk])) == few
+    assert count_queries(client, reverse(name, args=[target(busy).pk])) == few
 
 
 # Muster
@@ -183,7 +192,7 @@ def test_it_marks_a_unit_with_a_pending_promotion_and_links_to_settle_it(client,
     record(table)
     promotion = table.captain.promotions.get()
     battle = services.start_battle(
-        actor=table.owner, forces=[table.force], battle_size="Incursion", campaign=table.campaign
+        actor=table.owner, force=table.force, battle_size="Incursion", campaign=table.campaign
     )
     client.force_login(table.owner)
 
@@ -239,27 +248,32 @@ def test_it_keeps_other_players_out_of_the_live_check(client, unmustered):
     assert response.status_code == 403
 
 
-# Record the end
+# Record my side of the end
 
 
-def _record_data(table, **extra) -> dict:
-    data = {f"result_{table.mine.pk}": "win", f"result_{table.theirs.pk}": "loss"}
-    for participant in (table.mine, table.theirs):
-        for entry in participant.army.all():
-            data[f"kills_{entry.pk}"] = 0
-            data[f"bonus_{entry.pk}"] = 0
-            data[f"reason_{entry.pk}"] = ""
-        data[f"marked_{participant.pk}"] = ""
-    data.update(extra)
-    return data
+def _record_data(side, **extra) -> dict:
+    """One side's record form, every field filled in (a win, nothing happened), then ``extra``."""
+    data = {"result": "win", "marked": ""}
+    for entry in side.army.all():
+        data |= {f"kills_{entry.pk}": 0, f"bonus_{entry.pk}": 0, f"reason_{entry.pk}": ""}
+    return data | extra
 
 
-def _post_record(client, table, **extra):
-    """The owner posts the record form: every field filled in, then ``extra``."""
+def _post_record(client, table, side=None, **extra):
+    """A player posts the record form of their side (the owner's, unless ``side``)."""
+    side = side or table.mine
+    client.force_login(side.force.player)
+    return client.post(reverse("army_record", args=[side.pk]), _record_data(side, **extra))
+
+
+def test_it_shows_only_my_sides_units_on_the_record_form(client, table):
     client.force_login(table.owner)
-    return client.post(
-        reverse("battle_record", args=[table.battle.pk]), _record_data(table, **extra)
-    )
+
+    html = client.get(reverse("army_record", args=[table.mine.pk])).content.decode()
+
+    assert "Squad Helix was destroyed" in html
+    assert "Captain Rhal" not in html and "Squad Kade" not in html
+    assert "Result for Iron Wolves" in html and "Result for Red Talons" not in html
 
 
 def test_it_previews_the_gains_without_writing_anything(client, table):
@@ -270,16 +284,13 @@ def test_it_previews_the_gains_without_writing_anything(client, table):
         client,
         table,
         preview="1",
-        **{
-            f"destroyed_{squad_entry.pk}": "on",
-            f"marked_{table.mine.pk}": captain_entry.pk,
-        },
+        **{f"destroyed_{squad_entry.pk}": "on", "marked": captain_entry.pk},
     )
 
     html = response.content.decode()
     assert response.status_code == 200
     assert "Confirm and record" in html
-    assert f"Iron Wolves:\n        {rules.BattleResult.WIN.label}" in html
+    assert f"Iron Wolves:\n      {rules.BattleResult.WIN.label}" in html
     assert "XP 0 → 4" in html  # Captain: 1 for the battle + 3 Marked for Greatness
     assert "Out of Action" in html
     assert "RP 5 → 6" in html
@@ -288,7 +299,7 @@ def test_it_previews_the_gains_without_writing_anything(client, table):
     assert HistoryEntry.objects.count() == history
 
 
-def test_it_records_the_battle_when_confirmed(client, table):
+def test_it_keeps_my_side_until_the_opponent_records_theirs(client, table):
     squad_entry = table.mine.army.get(unit=table.squad)
     response = _post_record(
         client,
@@ -296,6 +307,28 @@ def test_it_records_the_battle_when_confirmed(client, table):
         confirm="1",
         **{f"destroyed_{squad_entry.pk}": "True", f"kills_{squad_entry.pk}": 3},
     )
+
+    assert response.status_code == 302
+    assert reload(table.battle).status == Battle.Status.IN_PROGRESS
+    mine = reload(table.mine)
+    assert (mine.claimed_result, mine.recorded_by) == ("win", table.owner)
+    entry = reload(squad_entry)
+    assert (entry.destroyed, entry.enemy_units_destroyed, entry.xp_after) == (True, 3, None)
+    assert reload(table.force).battle_tally == 0
+    assert reload(table.squad).xp == 0
+    assert any("ends when every side has recorded" in m for m in texts(response))
+
+
+def test_it_completes_the_battle_when_the_opponent_records_an_agreeing_result(client, table):
+    squad_entry = table.mine.army.get(unit=table.squad)
+    _post_record(
+        client,
+        table,
+        confirm="1",
+        **{f"destroyed_{squad_entry.pk}": "True", f"kills_{squad_entry.pk}": 3},
+    )
+
+    response = _post_record(client, table, table.theirs, confirm="1", result="loss")
 
     assert response.status_code == 302
     assert reload(table.battle).status == Battle.Status.COMPLETED
@@ -308,8 +341,24 @@ def test_it_records_the_battle_when_confirmed(client, table):
     assert any("Battle recorded" in m for m in texts(response))
 
 
+def test_it_ignores_any_unit_of_another_side_posted_on_my_record_form(client, table):
+    """Nobody records another player's units: their fields on my form are not read."""
+    enemy = table.theirs.army.get(unit=table.enemy_squad)
+    _post_record(
+        client,
+        table,
+        confirm="1",
+        **{f"destroyed_{enemy.pk}": "True", f"kills_{enemy.pk}": 9, f"bonus_{enemy.pk}": 5},
+    )
+    _post_record(client, table, table.theirs, confirm="1", result="loss")
+
+    enemy = reload(enemy)
+    assert (enemy.destroyed, enemy.enemy_units_destroyed, enemy.bonus_xp) == (False, 0, 0)
+    assert reload(table.enemy_squad).xp == 1
+
+
 def test_it_shows_service_refusals_on_the_record_form_and_writes_nothing(client, table):
-    response = _post_record(client, table, preview="1", **{f"result_{table.mine.pk}": ""})
+    response = _post_record(client, table, preview="1", result="")
 
     assert response.status_code == 200
     assert response.context["form"].errors
@@ -324,11 +373,82 @@ def test_it_asks_for_a_reason_for_bonus_xp(client, table):
     assert "Say why" in response.content.decode()
 
 
-def test_it_sends_players_back_to_the_battle_until_every_army_is_mustered(client, unmustered):
+def test_it_sends_players_back_to_the_battle_until_their_army_is_mustered(client, unmustered):
     table = unmustered
     client.force_login(table.owner)
 
-    response = client.get(reverse("battle_record", args=[table.battle.pk]))
+    response = client.get(reverse("army_record", args=[table.mine.pk]))
 
     assert response.status_code == 302
-    assert any("Waiting for" in m for m in texts(response))
+    assert any("has not mustered" in m for m in texts(response))
+
+
+def test_it_refuses_to_change_an_army_once_its_side_is_recorded(client, table):
+    _post_record(client, table, confirm="1")
+    client.force_login(table.owner)
+
+    response = client.get(reverse("army_muster", args=[table.mine.pk]))
+
+    assert response.status_code == 302
+    assert any("can no longer change" in m for m in texts(response))
+
+
+def test_it_records_a_battle_against_an_untracked_opponent_in_one_step(client, table):
+    """R9: with no opponent force, my side alone completes the battle, as before."""
+    services.cancel_battle(actor=table.owner, battle=table.battle)
+    client.force_login(table.owner)
+    _start(client, table.owner, table.force)
+    solo = Battle.objects.get(status=Battle.Status.IN_PROGRESS)
+    side = solo.participants.get()
+    client.post(
+        reverse("army_muster", args=[side.pk]),
+        {
+            "faction": table.force.faction,
+            "detachment": "Gladius",
+            "units": [table.captain.pk],
+            "warlord": table.captain.pk,
+        },
+    )
+
+    response = _post_record(client, table, side, confirm="1", result="loss")
+
+    assert reload(solo).status == Battle.Status.COMPLETED
+    assert (reload(table.force).battle_tally, reload(table.force).victories) == (1, 0)
+    assert any("Battle recorded" in m for m in texts(response))
+
+
+def test_it_gives_an_attached_units_kills_to_one_of_its_two_units_on_the_form(client, unmustered):
+    """R9: kills of an Attached unit go to the Leader or the Bodyguard, not both."""
+    table = unmustered
+    services.muster_army(
+        actor=table.owner,
+        participant=table.mine,
+        faction=table.force.faction,
+        detachment="Gladius",
+        units=[table.captain, table.squad],
+        warlord=table.captain,
+        attachments={table.captain.pk: table.squad.pk},
+    )
+    services.muster_army(
+        actor=table.opponent,
+        participant=table.theirs,
+        faction=table.other_force.faction,
+        detachment="Gladius",
+        units=[table.enemy_captain],
+        warlord=table.enemy_captain,
+    )
+    leader, bodyguard = (table.mine.army.get(unit=u) for u in (table.captain, table.squad))
+    client.force_login(table.owner)
+    assert (
+        "Leads Squad Helix"
+        in client.get(reverse("army_record", args=[table.mine.pk])).content.decode()
+    )
+
+    both = _post_record(
+        client, table, preview="1", **{f"kills_{leader.pk}": 1, f"kills_{bodyguard.pk}": 1}
+    )
+    one = _post_record(client, table, confirm="1", **{f"kills_{bodyguard.pk}": 2})
+
+    assert "fought as one Attached unit" in both.content.decode()
+    assert one.status_code == 302
+    assert reload(bodyguard).enemy_units_destroyed == 2

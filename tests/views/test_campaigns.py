@@ -9,7 +9,14 @@ from django.urls import reverse
 
 from campaign import services
 from campaign.models import CrusadeForce
-from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
+from tests.factories import (
+    make_battle,
+    make_campaign,
+    make_character,
+    make_force,
+    make_unit,
+    make_user,
+)
 
 from .helpers import muster
 
@@ -19,9 +26,7 @@ pytestmark = pytest.mark.django_db
 def _battle(campaign, a, b, result="win"):
     ca = a.units.filter(is_character=True).first()
     cb = b.units.filter(is_character=True).first()
-    battle = services.start_battle(
-        actor=a.player, forces=[a, b], battle_size="Incursion", campaign=campaign
-    )
+    battle = make_battle(a, b, campaign=campaign)
     results = {}
     for participant, unit in zip(battle.participants.order_by("pk"), (ca, cb), strict=True):
         muster(participant, [unit])

@@ -97,19 +97,21 @@ def test_it_refuses_two_leaders_on_one_bodyguard_without_the_rule_that_allows_it
     assert "Bodyguard of two" in page
 
 
-def test_it_refuses_two_victories_on_the_record_form(client):
-    """R9: a result that gives two victors is refused, and nothing is recorded."""
+def test_it_shows_both_players_why_two_victories_make_the_battle_disputed(client):
+    """R9: a result that gives two victors is never applied: the battle is disputed, and
+    both players see why."""
     table = set_table()
-    client.force_login(table.owner)
-    data = {f"result_{table.mine.pk}": "win", f"result_{table.theirs.pk}": "win"}
-    for participant in (table.mine, table.theirs):
-        for entry in participant.army.all():
+    for side in (table.mine, table.theirs):
+        client.force_login(side.force.player)
+        data = {"result": "win", "marked": "", "confirm": "1"}
+        for entry in side.army.all():
             data |= {f"kills_{entry.pk}": 0, f"bonus_{entry.pk}": 0, f"reason_{entry.pk}": ""}
-        data[f"marked_{participant.pk}"] = ""
+        client.post(reverse("army_record", args=[side.pk]), data)
 
-    response = client.post(
-        reverse("battle_record", args=[table.battle.pk]), {**data, "preview": "1"}
-    )
-
-    assert "both claim a Victory" in response.content.decode()
-    assert reload(table.battle).status == Battle.Status.IN_PROGRESS
+    assert reload(table.battle).status == Battle.Status.DISPUTED
+    assert reload(table.force).battle_tally == reload(table.other_force).battle_tally == 0
+    for player in (table.owner, table.opponent):
+        client.force_login(player)
+        page = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
+        assert "both claim a Victory" in page
+        assert "Recorded: Victory" in page

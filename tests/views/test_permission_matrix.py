@@ -11,9 +11,15 @@ from __future__ import annotations
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from campaign import services
-from campaign.models import BattleParticipant, Membership, OutOfActionTest, Promotion
-from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
+from campaign.models import BattleParticipant, HistoryEntry, Membership, OutOfActionTest, Promotion
+from tests.factories import (
+    make_battle,
+    make_campaign,
+    make_character,
+    make_force,
+    make_unit,
+    make_user,
+)
 
 from .helpers import fight_alone, muster
 
@@ -62,8 +68,14 @@ EXPECTED = {
     "unit_reward": READ,
     "battle_create": SIGNED_IN,
     "battle_detail": READ,
-    # The member is the owner's opponent here: either player may record the battle.
-    "battle_record": (LOGIN, NF, R, R, F, F),
+    # Each player records their own side only: the member (the owner's opponent here) too
+    # is refused the owner's side. Answering, withdrawing and cancelling take POST only
+    # (who may POST them: AT_THE_TABLE below).
+    "army_record": WRITE,
+    "army_accept": POST_ONLY,
+    "army_decline": POST_ONLY,
+    "army_withdraw": POST_ONLY,
+    "battle_cancel": POST_ONLY,
     "army_muster": WRITE,
     "army_muster_check": POST_ONLY,
     # Other members may look at a test or promotion; only the owner may act (POST below).
@@ -80,6 +92,17 @@ NOT_OURS = {
     "password_reset_confirm",
     "password_reset_complete",
 }
+
+
+SIDE_URLS = (
+    "army_muster",
+    "army_muster_check",
+    "army_record",
+    "army_accept",
+    "army_decline",
+    "army_withdraw",
+)
+"""The URLs of one side of a battle (the owner's, in the world below)."""
 
 
 def _our_url_names() -> set[str]:
@@ -115,11 +138,10 @@ def world():
     # A completed battle leaves an Out of Action test; a promotion is created directly.
     fight_alone(force, [captain, squad], destroyed=[squad])  # leaves an Out of Action test
     promotion = Promotion.objects.create(unit=captain, rank=1)
-    battle = services.start_battle(
-        actor=member, forces=[rival, force], battle_size="Incursion", campaign=campaign
-    )
+    battle = make_battle(rival, force, campaign=campaign)
     lieutenant = make_character(force, name="Lieutenant")
-    muster(battle.participants.get(force=force), [lieutenant])
+    side = battle.participants.get(force=force)
+    muster(side, [lieutenant])
     muster(battle.participants.get(force=rival), [rival_captain])
     assert not campaign.memberships.filter(user=outsider).exists()
     assert campaign.memberships.filter(user=organiser, role=Membership.Role.ORGANISER).exists()
@@ -152,11 +174,8 @@ def world():
             "unit_requisition": {"pk": squad.pk, "requisition": "fresh_recruits"},
             "unit_reward": {"pk": squad.pk},
             "battle_detail": {"pk": battle.pk},
-            "battle_record": {"pk": battle.pk},
-            "army_muster": {"pk": BattleParticipant.objects.get(battle=battle, force=force).pk},
-            "army_muster_check": {
-                "pk": BattleParticipant.objects.get(battle=battle, force=force).pk
-            },
+            "battle_cancel": {"pk": battle.pk},
+            **{name: {"pk": side.pk} for name in SIDE_URLS},
             "out_of_action": {"pk": OutOfActionTest.objects.get(unit=squad).pk},
             "promotion_settle": {"pk": promotion.pk},
         },
@@ -198,13 +217,14 @@ def test_it_answers_each_role_as_the_access_table_says(client, world, name):
         "army_muster",
         "force_import_units",
         "force_import_units_check",
+        "army_record",
+        "army_accept",
+        "army_decline",
     ],
 )
 @pytest.mark.parametrize("role", ["member", "organiser", "superuser"])
 def test_it_refuses_changes_from_anyone_who_does_not_own_the_force(client, world, name, role):
     from django.urls import reverse
-
-    from campaign.models import HistoryEntry
 
     client.force_login(world["users"][role])
     history = HistoryEntry.objects.count()
@@ -216,13 +236,15 @@ def test_it_refuses_changes_from_anyone_who_does_not_own_the_force(client, world
 
 
 # Battle pages, as each person at a two-player battle sees them: the page's state (a
-# fixture), its object, and the status for (owner, opponent, member, outsider).
+# fixture), its object, and the status for (owner, opponent, member, outsider, organiser).
+# The owner started the battle and the opponent was invited.
+PEOPLE = ("owner", "opponent", "member", "outsider", "organiser")
 AT_THE_TABLE = {
-    "battle_detail": ("unmustered", lambda t: t.battle, (R, R, R, NF)),
-    "army_muster": ("unmustered", lambda t: t.mine, (R, F, F, NF)),
-    "battle_record": ("table", lambda t: t.battle, (R, R, F, NF)),
-    "out_of_action": ("fallen", lambda t: t.test, (R, R, R, NF)),
-    "promotion_settle": ("promoted", lambda t: t.promotion, (R, R, R, NF)),
+    "battle_detail": ("unmustered", lambda t: t.battle, (R, R, R, NF, R)),
+    "army_muster": ("unmustered", lambda t: t.mine, (R, F, F, NF, F)),
+    "army_record": ("table", lambda t: t.mine, (R, F, F, NF, F)),
+    "out_of_action": ("fallen", lambda t: t.test, (R, R, R, NF, R)),
+    "promotion_settle": ("promoted", lambda t: t.promotion, (R, R, R, NF, R)),
 }
 
 
@@ -233,6 +255,67 @@ def test_it_answers_the_people_at_a_battle_as_the_access_table_says(client, requ
     state, target, expected = AT_THE_TABLE[name]
     table = request.getfixturevalue(state)
     url = reverse(name, args=[target(table).pk])
-    for who, status in zip(("owner", "opponent", "member", "outsider"), expected, strict=True):
+    for who, status in zip(PEOPLE, expected, strict=True):
         client.force_login(getattr(table, who))
         assert client.get(url).status_code == status, f"{name} as {who}"
+
+
+DONE = 302
+"""The change is made; back to the battle."""
+# What each person at the table gets when they POST a change to the battle: the state (a
+# fixture), the object, what is posted, and the status for each of PEOPLE. Only the side's
+# own player answers its invitation, musters, records it and takes its units' Out of Action
+# tests; only the battle's starter withdraws an invitation or cancels the battle.
+POSTED_AT_THE_TABLE = {
+    "army_accept": ("invited", lambda t: t.theirs, {}, (F, DONE, F, NF, F)),
+    "army_decline": ("invited", lambda t: t.theirs, {}, (F, DONE, F, NF, F)),
+    "army_withdraw": ("invited", lambda t: t.theirs, {}, (DONE, F, F, NF, F)),
+    "battle_cancel": ("unmustered", lambda t: t.battle, {}, (DONE, F, F, NF, F)),
+    "army_record": ("table", lambda t: t.mine, "a win", (DONE, F, F, NF, F)),
+    "army_muster": ("unmustered", lambda t: t.mine, "an army", (DONE, F, F, NF, F)),
+    # Out of Action choices are the unit's player's alone, whoever fought against it.
+    "out_of_action": (
+        "fallen",
+        lambda t: t.test,
+        {"action": "enter_roll", "roll": 4},
+        (DONE, F, F, NF, F),
+    ),
+}
+
+
+def _posted(table, what):
+    if what == "a win":
+        data = {"result": "win", "marked": "", "confirm": "1"}
+        for entry in table.mine.army.all():
+            data |= {f"kills_{entry.pk}": 0, f"bonus_{entry.pk}": 0, f"reason_{entry.pk}": ""}
+        return data
+    if what == "an army":
+        return {
+            "faction": table.force.faction,
+            "detachment": "Gladius",
+            "units": [table.captain.pk, table.squad.pk],
+            "warlord": table.captain.pk,
+        }
+    return what
+
+
+@pytest.mark.parametrize("who", PEOPLE)
+@pytest.mark.parametrize("name", sorted(POSTED_AT_THE_TABLE))
+def test_it_lets_only_the_right_person_at_the_table_post_a_change(client, request, name, who):
+    from django.urls import reverse
+
+    state, target, posted, expected = POSTED_AT_THE_TABLE[name]
+    status = expected[PEOPLE.index(who)]
+    table = request.getfixturevalue(state)
+    sides = list(BattleParticipant.objects.order_by("pk").values())
+    history = HistoryEntry.objects.count()
+    client.force_login(getattr(table, who))
+
+    response = client.post(reverse(name, args=[target(table).pk]), _posted(table, posted))
+
+    assert response.status_code == status, f"{name} as {who}"
+    if status == DONE:
+        assert HistoryEntry.objects.count() > history
+    else:
+        assert HistoryEntry.objects.count() == history
+        assert list(BattleParticipant.objects.order_by("pk").values()) == sides

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0004_rules_fidelity'),
+        ('campaign', '0006_battle_consent_data'),
     ]
 
     operations = [

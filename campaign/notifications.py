@@ -1,0 +1,86 @@
+"""Email to players about their battles, sent only when the site has email settings
+(`EMAIL_ENABLED`). Views call these after a service has made the change: an email
+never changes anything, and a mail server that fails is logged, never shown as an error
+to the player whose click sent it."""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+
+from django.conf import settings
+from django.core.mail import EmailMessage, get_connection
+from django.http import HttpRequest
+
+from campaign.models import Battle, BattleParticipant
+from campaign.services import disagreement
+
+logger = logging.getLogger(__name__)
+
+
+def _send(request: HttpRequest, battle: Battle, sides, subject: str, text: str) -> int:
+    """Email ``text`` and a link to the battle to each side's player with an address."""
+    if not settings.EMAIL_ENABLED:
+        return 0
+    link = request.build_absolute_uri(battle.get_absolute_url())
+    mails = [
+        EmailMessage(subject, f"{text}\n\n{link}\n", to=[side.force.player.email])
+        for side in sides
+        if side.force.player.email
+    ]
+    if not mails:
+        return 0
+    try:
+        return get_connection().send_messages(mails) or 0
+    except (smtplib.SMTPException, OSError):
+        logger.exception("Could not send %r for battle %s", subject, battle.pk)
+        return 0
+
+
+def _sides(battle: Battle) -> list[BattleParticipant]:
+    return list(battle.participants.select_related("force__player").order_by("pk"))
+
+
+def _named(battle: Battle) -> str:
+    return f"{battle.battle_size} battle" + (f" ({battle.mission})" if battle.mission else "")
+
+
+def invitations_sent(request: HttpRequest, battle: Battle) -> int:
+    """Tell each invited player about the battle they may accept or decline."""
+    sides = _sides(battle)
+    starter = next((s.force.name for s in sides if s.is_accepted), "A force")
+    invited = [s for s in sides if s.is_invited]
+    return _send(
+        request,
+        battle,
+        invited,
+        f"Invitation to a {_named(battle)}",
+        f"{starter} invites you to a {_named(battle)} on {battle.date:%d %b %Y}. Your "
+        "force joins it only if you accept; you can also decline, on the battle's page:",
+    )
+
+
+def side_recorded(request: HttpRequest, battle: Battle, participant: BattleParticipant) -> int:
+    """After a side records: a dispute goes to every fighting player; otherwise the players
+    still to record are told it is their turn."""
+    sides = _sides(battle)
+    fighting = [s for s in sides if s.is_accepted]
+    if battle.status == Battle.Status.DISPUTED:
+        return _send(
+            request,
+            battle,
+            fighting,
+            f"Results disagree: {_named(battle)}",
+            f"The results recorded for this battle disagree: {disagreement(sides)} Either "
+            "player can change their side, or an organiser settles it:",
+        )
+    if battle.status != Battle.Status.IN_PROGRESS:
+        return 0
+    name = next(s.force.name for s in sides if s.pk == participant.pk)
+    return _send(
+        request,
+        battle,
+        [s for s in fighting if not s.has_recorded],
+        f"Your turn to record: {_named(battle)}",
+        f"{name} has recorded its side of the battle. Record yours to complete it:",
+    )
