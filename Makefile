@@ -17,7 +17,7 @@ DEPLOY_ENV := DEBUG=0 \
 	DATABASE_URL=sqlite:////tmp/x.sqlite3
 
 .PHONY: help venv run test system-deps lint checks migrations-check test-sqlite \
-	test-postgresql bench format serve clean
+	test-postgresql bench bench-uploads format serve clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -61,6 +61,9 @@ test-postgresql: venv ## Test suite on a throwaway PostgreSQL cluster, browser t
 
 bench: venv ## Run the benchmarks
 	$(PY) manage.py bench
+
+bench-uploads: venv ## Measure the server's memory for picture uploads (gunicorn, temp SQLite file)
+	$(PY) -m scripts.bench_uploads
 
 format: venv ## Reformat and apply safe lint fixes
 	$(RUFF) format .
