@@ -5,6 +5,11 @@ checked before decoding and the pixel count before loading, so a small file that
 unpacks into a huge image (a decompression bomb) is refused without being decoded.
 What is stored is a fresh JPEG without metadata, turned the right way up.
 
+Files follow the database: a service writes the new files inside its transaction
+(`kept_if_committed`); the files they replace are deleted once it commits, and the new
+ones as soon as it fails. (A caller's own, enclosing transaction that rolls back later
+leaves the new files behind: `manage.py clean_media` removes those.)
+
 Memory: a decoded picture takes 4 bytes a pixel, so the server's memory is what limits
 the uploads it accepts. A standard JPEG is decoded straight at 1/2, 1/4 or 1/8 of its size
 (`Image.draft`), so a 40-megapixel photo costs what a 10-megapixel one would. A PNG, a
@@ -16,13 +21,20 @@ arrive together wait their turn (`DECODES_AT_ONCE`) instead of adding up.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import secrets
 import threading
 import warnings
+from collections.abc import Iterator
+from functools import partial
 from io import BytesIO
 
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
+from django.core.files.base import ContentFile, File
+from django.core.files.storage import Storage
+from django.db import transaction
+from django.db.models import Model
 from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -47,6 +59,7 @@ TOO_LARGE = "That file is over 10 MB. Upload a smaller picture."
 BUSY = "The server is busy with other pictures right now. Please try again in a minute."
 
 _decoding = threading.BoundedSemaphore(DECODES_AT_ONCE)
+logger = logging.getLogger(__name__)
 
 
 def _refuse(message: str, code: str) -> ValidationError:
@@ -189,3 +202,48 @@ def process_upload(uploaded_file) -> tuple[ContentFile, ContentFile]:
         ContentFile(_jpeg(picture), name=f"{stem}.jpg"),
         ContentFile(_jpeg(thumb), name=f"{stem}-thumb.jpg"),
     )
+
+
+def delete_files(files: list[tuple[Storage, str]]) -> None:
+    """Delete stored files; one that cannot be deleted is logged and left for clean_media."""
+    for storage, name in files:
+        try:
+            storage.delete(name)
+        except Exception:
+            logger.exception("Could not delete %s; manage.py clean_media will.", name)
+
+
+class WrittenFiles:
+    """The files a service writes while its transaction is open."""
+
+    def __init__(self) -> None:
+        self.written: list[tuple[Storage, str]] = []
+
+    def replace(self, obj: Model, field: str, content: File) -> str:
+        """Write ``content`` to storage as ``obj``'s ``field`` (the row is not saved here);
+        the file it replaces is deleted once the transaction commits. Returns the replaced
+        file's name, "" if there was none."""
+        current = getattr(obj, field)
+        replaced = current.name or ""
+        current.save(content.name, content, save=False)
+        self.written.append((current.storage, current.name))
+        if replaced:
+            transaction.on_commit(partial(delete_files, [(current.storage, replaced)]))
+        return replaced
+
+
+@contextlib.contextmanager
+def kept_if_committed() -> Iterator[WrittenFiles]:
+    """Around a service's ``transaction.atomic()`` block, outside it: the files written with
+    ``files.replace(...)`` are deleted again if the block fails, in its body or at commit.
+
+        with pictures.kept_if_committed() as files, transaction.atomic():
+            files.replace(unit, "picture", picture)
+            unit.save(update_fields=["picture"])
+    """
+    files = WrittenFiles()
+    try:
+        yield files
+    except BaseException:
+        delete_files(files.written)
+        raise
