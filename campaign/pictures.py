@@ -11,10 +11,10 @@ ones as soon as it fails. (A caller's own, enclosing transaction that rolls back
 leaves the new files behind: `manage.py clean_media` removes those.)
 
 Memory: a decoded picture takes 4 bytes a pixel, so the server's memory is what limits
-the uploads it accepts. A standard JPEG is decoded straight at 1/2, 1/4 or 1/8 of its size
-(`Image.draft`), so a 40-megapixel photo costs what a 10-megapixel one would. A PNG, a
+the uploads it accepts. A JPEG is decoded straight at 1/2, 1/4 or 1/8 of its size
+(`Image.draft`), so a 40-megapixel photo costs what a few megapixels would. A PNG, a
 WebP or a progressive JPEG is decoded whole, so those have lower pixel limits. Then the
-picture is flattened and reduced a strip at a time, so only the decoded image is ever
+picture is flattened and resized a strip at a time, so only the decoded image is ever
 held at full size. And each server process decodes one picture at a time: uploads that
 arrive together wait their turn (`DECODES_AT_ONCE`) instead of adding up.
 """
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import secrets
 import threading
 import warnings
@@ -39,18 +40,17 @@ from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 # The most megapixels accepted for each kind of file, from what decoding one costs: a
-# standard JPEG is decoded at a fraction of its size; a progressive JPEG's decoder keeps
-# every coefficient (6 bytes a pixel); PNG is decoded whole (4 bytes a pixel); WebP's
-# decoder keeps two canvases besides the decoded copy it hands over (16 bytes a pixel).
+# JPEG is decoded at a fraction of its size, but a progressive JPEG's decoder first keeps
+# every coefficient of the whole image (up to 6 bytes a pixel); PNG is decoded whole (4
+# bytes a pixel); WebP's decoder keeps two canvases besides the copy it hands over (16).
 MAX_MEGAPIXELS = {"JPEG": 40, "progressive JPEG": 20, "PNG": 20, "WebP": 12}
 MAX_SIDE = 1600
 THUMBNAIL_SIDE = 240
 JPEG_QUALITY = 85
 ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP")
-# Before the final resize the picture is reduced by a whole factor (a box average) to no
-# less than this many times its final size; the resize's quality is kept from there.
-REDUCING_GAP = 2.0
-STRIP_ROWS = 128
+STRIP_ROWS = 64  # rows of the resized picture made at a time
+LANCZOS = Image.Resampling.LANCZOS
+LANCZOS_SUPPORT = 3  # the filter's reach, in pixels of the result
 DECODES_AT_ONCE = 1
 DECODE_WAIT_SECONDS = 30
 
@@ -82,13 +82,11 @@ def _too_many_pixels(kind: str = "JPEG") -> ValidationError:
     jpeg = f"{MAX_MEGAPIXELS['JPEG']} megapixels for a standard JPEG photo"
     if kind == "JPEG":
         others = ", ".join(f"{mp} for a {k}" for k, mp in MAX_MEGAPIXELS.items() if k != kind)
-        return _refuse(
-            f"That picture is too big: the most we accept is {jpeg} ({others}).", "too_many_pixels"
-        )
-    limit = f"{MAX_MEGAPIXELS[kind]} megapixels for a {kind}"
-    return _refuse(
-        f"That {kind} is too big: the most we accept is {limit} ({jpeg}).", "too_many_pixels"
-    )
+        message = f"That picture is too big: the most we accept is {jpeg} ({others})."
+    else:
+        limit = f"{MAX_MEGAPIXELS[kind]} megapixels for a {kind}"
+        message = f"That {kind} is too big: the most we accept is {limit} ({jpeg})."
+    return _refuse(message, "too_many_pixels")
 
 
 def _check_pixels(image: Image.Image) -> None:
@@ -114,21 +112,22 @@ def _flatten(image: Image.Image) -> Image.Image:
     return background
 
 
-def _flattened_and_reduced(image: Image.Image) -> Image.Image:
-    """The decoded image in RGB on white, reduced by a whole factor towards its final size.
-
-    Done a strip of rows at a time (strips of whole reduction boxes, so the result is the
-    same), so no second full-size copy is ever made.
-    """
+def _resized_in_strips(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """The decoded image in RGB on white, resized to ``size``, a strip of rows at a time:
+    only the strip (with the rows the filter reaches around it) is ever copied, flattened
+    and resampled, so no second full-size copy of the image is made."""
     width, height = image.size
-    final_width, final_height = _fitted(image.size, MAX_SIDE)
-    factor = max(1, int(min(width / final_width, height / final_height) / REDUCING_GAP))
-    reduced = Image.new("RGB", (-(-width // factor), -(-height // factor)))
-    rows = factor * STRIP_ROWS
-    for top in range(0, height, rows):
-        strip = _flatten(image.crop((0, top, width, min(top + rows, height))))
-        reduced.paste(strip.reduce(factor) if factor > 1 else strip, (0, top // factor))
-    return reduced
+    scale = height / size[1]
+    reach = math.ceil(LANCZOS_SUPPORT * max(scale, 1.0)) + 1  # source rows a filter reaches
+    resized = Image.new("RGB", size)
+    for top in range(0, size[1], STRIP_ROWS):
+        bottom = min(top + STRIP_ROWS, size[1])
+        first = max(0, math.floor(top * scale) - reach)
+        last = min(height, math.ceil(bottom * scale) + reach)
+        strip = _flatten(image.crop((0, first, width, last)))
+        box = (0, top * scale - first, width, bottom * scale - first)
+        resized.paste(strip.resize((size[0], bottom - top), LANCZOS, box=box), (0, top))
+    return resized
 
 
 def _turn_upright(image: Image.Image, orientation: int) -> None:
@@ -138,16 +137,26 @@ def _turn_upright(image: Image.Image, orientation: int) -> None:
 
 
 def _decode(data: bytes) -> Image.Image:
-    """The picture in RGB, upright, at most MAX_SIDE a side; only one full-size copy."""
+    """The picture in RGB, upright, at most MAX_SIDE a side. The decoded image is the only
+    full-size copy ever made."""
     with _open(data) as image:
-        if _kind(image) == "JPEG":
+        if image.format == "JPEG":
             image.draft(None, _fitted(image.size, MAX_SIDE))  # decode at 1/2, 1/4 or 1/8
         image.load()
         orientation = image.getexif().get(ExifTags.Base.Orientation, 1)
-        picture = _flattened_and_reduced(image)
-    picture.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
+        picture = _resized_in_strips(image, _fitted(image.size, MAX_SIDE))
     _turn_upright(picture, orientation)
     return picture
+
+
+def _decode_in_turn(data: bytes) -> Image.Image:
+    """`_decode`, once fewer than DECODES_AT_ONCE other pictures are being decoded."""
+    if not _decoding.acquire(timeout=DECODE_WAIT_SECONDS):
+        raise _refuse(BUSY, "busy")
+    try:
+        return _decode(data)
+    finally:
+        _decoding.release()
 
 
 def _jpeg(image: Image.Image) -> bytes:
@@ -179,24 +188,20 @@ def process_upload(uploaded_file) -> tuple[ContentFile, ContentFile]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with _open(data) as probe:
-                if probe.format not in ACCEPTED_FORMATS:
-                    raise _refuse(NOT_A_PICTURE, "invalid")
-                _check_pixels(probe)  # from the header; nothing decoded yet
-                probe.verify()
-            if not _decoding.acquire(timeout=DECODE_WAIT_SECONDS):
-                raise _refuse(BUSY, "busy")
-            try:
-                picture = _decode(data)
-            finally:
-                _decoding.release()
+            probe = _open(data)  # reads the header only
+        with probe:
+            if probe.format not in ACCEPTED_FORMATS:
+                raise _refuse(NOT_A_PICTURE, "invalid")
+            _check_pixels(probe)  # from the header; nothing decoded yet
+            probe.verify()
+        picture = _decode_in_turn(data)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise _too_many_pixels() from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
         raise _refuse(NOT_A_PICTURE, "invalid") from None
 
     thumb = picture.copy()
-    thumb.thumbnail((THUMBNAIL_SIDE, THUMBNAIL_SIDE), Image.Resampling.LANCZOS)
+    thumb.thumbnail((THUMBNAIL_SIDE, THUMBNAIL_SIDE), LANCZOS)
     stem = secrets.token_hex(16)
     return (
         ContentFile(_jpeg(picture), name=f"{stem}.jpg"),

@@ -61,9 +61,7 @@ def test_it_knows_why_each_picture_the_benchmark_expects_refused_is_refused():
     assert set(REFUSALS) == {picture for picture in PICTURES if not picture.accepted}
 
 
-@pytest.mark.parametrize(
-    ("picture", "message"), REFUSALS.items(), ids=lambda v: getattr(v, "label", None)
-)
+@pytest.mark.parametrize(("picture", "message"), REFUSALS.items(), ids=[p.label for p in REFUSALS])
 def test_it_refuses_the_oversize_ones_naming_the_limit(picture, message):
     with pytest.raises(ValidationError) as refused:
         processed(picture)
