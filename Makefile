@@ -17,7 +17,7 @@ DEPLOY_ENV := DEBUG=0 \
 	DATABASE_URL=sqlite:////tmp/x.sqlite3
 
 .PHONY: help venv run test system-deps lint checks migrations-check test-sqlite \
-	test-postgresql bench bench-postgresql format serve clean
+	test-postgresql bench bench-postgresql bench-uploads format serve clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -76,6 +76,9 @@ bench-postgresql: venv ## The same benchmark on a throwaway PostgreSQL cluster
 	@url="$$(.ci/postgres start)"; \
 	trap '.ci/postgres stop' EXIT; \
 	DATABASE_URL="$$url" $(PY) manage.py bench $(ARGS)
+
+bench-uploads: venv ## Measure the server's memory for picture uploads (gunicorn, temp SQLite file)
+	$(PY) -m scripts.bench_uploads
 
 format: venv ## Reformat and apply safe lint fixes
 	$(RUFF) format .

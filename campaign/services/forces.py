@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaign import rules
+from campaign import pictures, rules
 from campaign.models import (
     CARD_FIELDS,
     BattleParticipant,
@@ -193,34 +193,38 @@ def update_unit_details(*, actor, unit: Unit, **values: str) -> Unit:
     return unit
 
 
-def _store_picture(obj, field: str, thumb_field: str, picture, thumbnail) -> dict:
-    """Put a processed picture and its thumbnail on ``obj``; returns the change."""
-    old = getattr(obj, field).name
-    setattr(obj, field, picture)
-    setattr(obj, thumb_field, thumbnail)
+def _store_picture(
+    obj, files: pictures.WrittenFiles, field: str, thumb_field: str, picture, thumbnail
+) -> dict:
+    """Put a processed picture and its thumbnail on ``obj``; returns the change. The files
+    they replace are deleted once the transaction commits."""
+    old = files.replace(obj, field, picture)
+    files.replace(obj, thumb_field, thumbnail)
     obj.save(update_fields=[field, thumb_field])
     return {field: [old or None, getattr(obj, field).name]}
 
 
-@transaction.atomic
 def set_unit_picture(*, actor, unit: Unit, picture, thumbnail) -> Unit:
-    """Store a processed picture and its thumbnail on a card."""
-    common.lock_force(unit.force_id)
-    unit = common.fresh_unit(unit)
-    common.require_active(unit)
-    changed = _store_picture(unit, "picture", "thumbnail", picture, thumbnail)
-    summary = f"{unit.name}: new picture"
-    common.record(actor, HistoryAction.UNIT_PICTURE, summary, unit=unit, changed=changed)
+    """Store a processed picture and its thumbnail on a card; the new files are deleted
+    again if that fails, the old ones once it is saved."""
+    with pictures.kept_if_committed() as files, transaction.atomic():
+        common.lock_force(unit.force_id)
+        unit = common.fresh_unit(unit)
+        common.require_active(unit)
+        changed = _store_picture(unit, files, "picture", "thumbnail", picture, thumbnail)
+        summary = f"{unit.name}: new picture"
+        common.record(actor, HistoryAction.UNIT_PICTURE, summary, unit=unit, changed=changed)
     return unit
 
 
-@transaction.atomic
 def set_force_banner(*, actor, force: CrusadeForce, banner, thumbnail) -> CrusadeForce:
-    """Store a processed banner and its thumbnail on a force."""
-    force = common.lock_force(force)
-    changed = _store_picture(force, "banner", "banner_thumbnail", banner, thumbnail)
-    summary = f"{force.name}: new banner"
-    common.record(actor, HistoryAction.FORCE_BANNER, summary, force=force, changed=changed)
+    """Store a processed banner and its thumbnail on a force; the new files are deleted
+    again if that fails, the old ones once it is saved."""
+    with pictures.kept_if_committed() as files, transaction.atomic():
+        force = common.lock_force(force)
+        changed = _store_picture(force, files, "banner", "banner_thumbnail", banner, thumbnail)
+        summary = f"{force.name}: new banner"
+        common.record(actor, HistoryAction.FORCE_BANNER, summary, force=force, changed=changed)
     return force
 
 

@@ -107,3 +107,21 @@ def buy_supply(player: Player, force: int) -> bool:
     if response.status == 400 and REQUISITION_REFUSAL.search(page_text(response)):
         return False
     raise Unexpected("buy Increase Supply Limit", response)
+
+
+def play_battle(players: list[Player], sides: list[dict], *, first_wins: bool) -> int:
+    """A whole battle over HTTP (R8, R9): the first player starts it against the second's
+    force, the second accepts, both muster every unit, then each records their own side,
+    the loser first. Returns the battle's pk; fails unless the battle is recorded."""
+    (first, second), (mine, theirs) = players, sides
+    battle = start_battle(first, force=mine["force"], opponent=theirs["force"])
+    accept(second, battle)
+    armies = [muster(player, battle, side) for player, side in zip(players, sides, strict=True)]
+    results = ("win", "loss") if first_wins else ("loss", "win")
+    turns = list(zip(players, armies, results, strict=True))
+    if first_wins:
+        turns.reverse()
+    for player, army, result in turns:
+        page = confirm_record(player, army, preview_record(player, army, result))
+    assert RECORDED in page, f"battle {battle} was not recorded: {page[:300]}"
+    return battle

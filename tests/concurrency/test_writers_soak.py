@@ -22,15 +22,7 @@ import time
 from dataclasses import dataclass, field
 
 from tests.concurrency.live import Player, Server, logged_in, scenario
-from tests.concurrency.moves import (
-    RECORDED,
-    accept,
-    buy_supply,
-    confirm_record,
-    muster,
-    preview_record,
-    start_battle,
-)
+from tests.concurrency.moves import buy_supply, play_battle
 
 SOAK_SECONDS = 20
 TABLES = 4  # and as many quartermasters: 8 writers
@@ -48,18 +40,9 @@ class Tally:
 
 def fight(tally: Tally, deadline: float, players: list[Player], sides: list[dict]) -> None:
     """One table: battles until the deadline; a battle under way is always finished."""
-    (first, second), (mine, theirs) = players, sides
     while time.monotonic() < deadline:
-        battle = start_battle(first, force=mine["force"], opponent=theirs["force"])
-        accept(second, battle)
-        armies = [muster(player, battle, side) for player, side in zip(players, sides, strict=True)]
-        # Each records their own side; who records first changes from battle to battle.
-        turns = list(zip(players, armies, ("win", "loss"), strict=True))
-        if tally.battles % 2:
-            turns.reverse()
-        for player, army, result in turns:
-            page = confirm_record(player, army, preview_record(player, army, result))
-        assert RECORDED in page, f"battle {battle} was not recorded: {page[:300]}"
+        # Who records first changes from battle to battle.
+        play_battle(players, sides, first_wins=bool(tally.battles % 2))
         tally.battles += 1
         # Between battles, each player spends the RP just earned (R6.1).
         for player, side in zip(players, sides, strict=True):

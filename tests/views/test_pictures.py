@@ -72,6 +72,13 @@ def test_it_refuses_a_12000_by_12000_png(client, owner, unit):
     assert_refused(response, unit, "too big: the most we accept is 40 megapixels")
 
 
+def test_it_refuses_a_21_megapixel_png_naming_the_png_limit(client, owner, unit):
+    data = image_bytes(Image.new("1", (5000, 4200)), "PNG")
+    client.force_login(owner)
+    response = upload(client, unit, "flat.png", data, "image/png")
+    assert_refused(response, unit, "That PNG is too big: the most we accept is 20 megapixels")
+
+
 def test_it_refuses_a_20_mb_file(client, owner, unit):
     client.force_login(owner)
     response = upload(client, unit, "huge.jpg", b"\xff\xd8\xff" + b"0" * (20 * 1024 * 1024))
