@@ -144,6 +144,13 @@ def test_it_filters_and_searches_history(organiser, organiser_client, campaign):
 # Settling a disputed battle, or recording for an absent player
 
 
+def _settle(client, fight, results: tuple[str, str], reason: str):
+    """POST the settle form: a result for each of the two sides, and the reason."""
+    first, second = fight.participants.values()
+    data = {f"result_{first.pk}": results[0], f"result_{second.pk}": results[1]}
+    return client.post(_settle_url(fight.battle), {**data, "reason": reason})
+
+
 def _settle_url(battle) -> str:
     return reverse("admin:campaign_battle_settle", args=[battle.pk])
 
@@ -183,13 +190,8 @@ def test_it_settles_a_dispute_through_the_service_and_keeps_the_reason(
     fight = disputed_battle(campaign=campaign)
     first, second = fight.participants.values()
 
-    response = organiser_client.post(
-        _settle_url(fight.battle),
-        {
-            f"result_{first.pk}": "loss",
-            f"result_{second.pk}": "win",
-            "reason": "Scoresheet photo: Iron Hands won on points",
-        },
+    response = _settle(
+        organiser_client, fight, ("loss", "win"), "Scoresheet photo: Iron Hands won on points"
     )
 
     assert response.status_code == 302
@@ -202,16 +204,10 @@ def test_it_settles_a_dispute_through_the_service_and_keeps_the_reason(
 
 def test_it_shows_a_refusal_on_the_settle_form_and_changes_nothing(organiser_client, campaign):
     fight = disputed_battle(campaign=campaign)
-    first, second = fight.participants.values()
     history = HistoryEntry.objects.count()
 
-    no_reason = organiser_client.post(
-        _settle_url(fight.battle), {f"result_{first.pk}": "win", f"result_{second.pk}": "loss"}
-    )
-    two_victors = organiser_client.post(
-        _settle_url(fight.battle),
-        {f"result_{first.pk}": "win", f"result_{second.pk}": "win", "reason": "Both?"},
-    )
+    no_reason = _settle(organiser_client, fight, ("win", "loss"), "")
+    two_victors = _settle(organiser_client, fight, ("win", "win"), "Both?")
 
     assert no_reason.status_code == two_victors.status_code == 200
     assert no_reason.context["form"].errors["reason"]
@@ -222,12 +218,8 @@ def test_it_shows_a_refusal_on_the_settle_form_and_changes_nothing(organiser_cli
 
 def test_it_refuses_to_settle_another_campaigns_battle(organiser_client, rival_campaign):
     theirs = disputed_battle(campaign=rival_campaign)
-    first, second = theirs.participants.values()
 
-    response = organiser_client.post(
-        _settle_url(theirs.battle),
-        {f"result_{first.pk}": "win", f"result_{second.pk}": "loss", "reason": "Mine now"},
-    )
+    response = _settle(organiser_client, theirs, ("win", "loss"), "Mine now")
 
     assert response.status_code == 404
     assert reload(theirs.battle).status == Battle.Status.DISPUTED
@@ -240,13 +232,8 @@ def test_it_records_for_an_absent_player_who_never_recorded(organiser_client, ca
     page = organiser_client.get(_settle_url(fight.battle)).content.decode()
     assert "Not recorded: recording it for the absent player" in page
 
-    response = organiser_client.post(
-        _settle_url(fight.battle),
-        {
-            f"result_{first.pk}": "win",
-            f"result_{second.pk}": "loss",
-            "reason": "Iron Hands' player is away; confirmed by phone",
-        },
+    response = _settle(
+        organiser_client, fight, ("win", "loss"), "Iron Hands' player is away; confirmed by phone"
     )
 
     assert response.status_code == 302

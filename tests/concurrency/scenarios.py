@@ -57,36 +57,31 @@ def _force(player, campaign: Campaign | None, name: str) -> CrusadeForce:
     )
 
 
-def _epic_hero(force: CrusadeForce) -> Unit:
-    """An EPIC HERO CHARACTER: a Warlord that never gains XP (R2.6), so never a promotion
-    to settle before the next battle (R3.7)."""
+def _unit_without_xp(force: CrusadeForce, name: str, datasheet: str, points: int, **kind):
     return services.add_unit(
         actor=force.player,
         force=force,
         unit=services.NewUnit(
-            name=f"Lord Marshal of {force.name}",
-            datasheet="Lord Marshal Dreir",
-            points=100,
+            name=f"{name} of {force.name}",
+            datasheet=datasheet,
+            points=points,
             faction_keywords=KEYWORDS,
-            is_character=True,
-            is_epic_hero=True,
+            **kind,
         ),
+    )
+
+
+def _epic_hero(force: CrusadeForce) -> Unit:
+    """An EPIC HERO CHARACTER: a Warlord that never gains XP (R2.6), so never a promotion
+    to settle before the next battle (R3.7)."""
+    return _unit_without_xp(
+        force, "Lord Marshal", "Lord Marshal Dreir", 100, is_character=True, is_epic_hero=True
     )
 
 
 def _swarm(force: CrusadeForce) -> Unit:
     """A SWARM unit: no XP either (R2.6)."""
-    return services.add_unit(
-        actor=force.player,
-        force=force,
-        unit=services.NewUnit(
-            name=f"Cyber-mastiffs of {force.name}",
-            datasheet="Cyber-mastiff Pack",
-            points=40,
-            faction_keywords=KEYWORDS,
-            is_swarm=True,
-        ),
-    )
+    return _unit_without_xp(force, "Cyber-mastiffs", "Cyber-mastiff Pack", 40, is_swarm=True)
 
 
 def _side(force: CrusadeForce, units: list[Unit]) -> dict:

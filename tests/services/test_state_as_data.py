@@ -37,6 +37,11 @@ def test_it_builds_and_reads_back_a_custom_content_choice_key():
     assert CustomContent.pk_from_choice_key("custom-") is None
 
 
+OLD = ("campaign", "0001_initial")
+DATA = ("campaign", "0003_group_play_data")
+"""Before group play, and once its data migration has run."""
+
+
 def old_force(apps, **fields):
     """A force as an older schema stored it: a 1000-point Supply Limit and 5 of 10RP."""
     defaults = {"faction": "Astra Militarum", "supply_limit": 1000, "rp": 5, "rp_cap": 10}
@@ -48,8 +53,8 @@ def test_it_moves_old_free_text_state_into_fields():
     """Promotions settled by an Enhancement were marked by a text prefix, and three history
     actions had other names: the migration rewrites both, and can be undone."""
     executor = MigrationExecutor(connection)
-    executor.migrate([("campaign", "0001_initial")])
-    old = executor.loader.project_state([("campaign", "0001_initial")]).apps
+    executor.migrate([OLD])
+    old = executor.loader.project_state([OLD]).apps
     user = old.get_model("auth", "User").objects.create(username="vell")
     campaign = old.get_model("campaign", "Campaign").objects.create(name="Vraks", invite_code="x")
     force = old_force(old, player=user, campaign=campaign, name="Krieg")
@@ -68,8 +73,8 @@ def test_it_moves_old_free_text_state_into_fields():
     )
 
     executor = MigrationExecutor(connection)
-    executor.migrate([("campaign", "0002_state_as_data")])
-    new = executor.loader.project_state([("campaign", "0002_state_as_data")]).apps
+    executor.migrate([DATA])
+    new = executor.loader.project_state([DATA]).apps
     settled = dict(new.get_model("campaign", "Promotion").objects.values_list("pk", "settled_by"))
     names = dict(new.get_model("campaign", "Promotion").objects.values_list("pk", "settled_with"))
     actions = set(
@@ -81,7 +86,7 @@ def test_it_moves_old_free_text_state_into_fields():
     assert actions == {"unit_picture_changed"}
 
     executor = MigrationExecutor(connection)
-    executor.migrate([("campaign", "0001_initial")])
+    executor.migrate([OLD])
     assert set(
         old.get_model("campaign", "Promotion").objects.values_list("settled_with", flat=True)
     ) == {"Renowned Heroes: Drill Commander", "Headhunters"}
@@ -94,15 +99,12 @@ def test_it_moves_old_free_text_state_into_fields():
 def test_it_counts_enhancements_left_out_of_old_cards_and_turns_tables_into_keywords():
     """R2.1: a unit's points include its Enhancement; R4.4: tables fit by keyword. Cards
     made before are brought in step, each with a history row."""
-    before, after = (
-        ("campaign", "0003_force_totals_and_indexes"),
-        ("campaign", "0004_rules_fidelity"),
-    )
+    before, after = OLD, DATA
     executor = MigrationExecutor(connection)
     executor.migrate([before])
     old = executor.loader.project_state([before]).apps
     user = old.get_model("auth", "User").objects.create(username="ragnar")
-    force = old_force(old, player=user, name="Fenris", supply_used=145)
+    force = old_force(old, player=user, name="Fenris")
     cards = old.get_model("campaign", "Unit").objects
     lord = cards.create(
         **{"force": force, "name": "Ragnar", "datasheet": "Wolf Lord", "points": 125},
@@ -133,7 +135,7 @@ def test_it_counts_enhancements_left_out_of_old_cards_and_turns_tables_into_keyw
 def test_it_gives_battles_from_before_invitations_sides_that_accepted_and_recorded():
     """Battles started before invitations: every side was committed, so it is accepted; a
     completed battle's sides recorded the result that counted, by whoever recorded it."""
-    before, after = ("campaign", "0004_rules_fidelity"), ("campaign", "0006_battle_consent_data")
+    before, after = OLD, DATA
     executor = MigrationExecutor(connection)
     executor.migrate([before])
     old = executor.loader.project_state([before]).apps
