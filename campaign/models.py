@@ -295,12 +295,16 @@ class UnitQuerySet(models.QuerySet):
 def card_prefetches(prefix: str = "") -> list[models.Prefetch]:
     """Active honours and scars and pending promotions, for cards reached via `prefix`."""
     return [
+        # Lists (to_attr) rather than managers: Django then builds no queryset per card.
         models.Prefetch(
             f"{prefix}honours",
             queryset=BattleHonour.objects.filter(status=BattleHonour.Status.ACTIVE),
+            to_attr="active_honour_list",
         ),
         models.Prefetch(
-            f"{prefix}scars", queryset=BattleScar.objects.filter(status=BattleScar.Status.ACTIVE)
+            f"{prefix}scars",
+            queryset=BattleScar.objects.filter(status=BattleScar.Status.ACTIVE),
+            to_attr="active_scar_list",
         ),
         models.Prefetch(
             f"{prefix}promotions",
@@ -308,6 +312,10 @@ def card_prefetches(prefix: str = "") -> list[models.Prefetch]:
             to_attr="pending_promotion_list",
         ),
     ]
+
+
+KEYWORD_FIELDS = tuple((keyword, keyword.field) for keyword in rules.Keyword)
+"""Each keyword with the yes/no field that records it on a card (read for every card)."""
 
 
 class Unit(Named):
@@ -397,7 +405,7 @@ class Unit(Named):
     @property
     def keywords(self) -> frozenset[rules.Keyword]:
         """The rule-changing keywords ticked on the card."""
-        return frozenset(k for k in rules.Keyword if getattr(self, k.field))
+        return frozenset(k for k, field in KEYWORD_FIELDS if getattr(self, field))
 
     @property
     def no_xp(self) -> bool:
@@ -418,26 +426,19 @@ class Unit(Named):
 
     def active_honours(self) -> list[BattleHonour]:
         """Uses the prefetch from `with_card_details` when present."""
-        return (
-            list(self.honours.all())
-            if self._prefetched("honours")
-            else list(self.honours.filter(status=BattleHonour.Status.ACTIVE))
-        )
+        if hasattr(self, "active_honour_list"):
+            return self.active_honour_list
+        return list(self.honours.filter(status=BattleHonour.Status.ACTIVE))
 
     def active_scars(self) -> list[BattleScar]:
-        return (
-            list(self.scars.all())
-            if self._prefetched("scars")
-            else list(self.scars.filter(status=BattleScar.Status.ACTIVE))
-        )
+        if hasattr(self, "active_scar_list"):
+            return self.active_scar_list
+        return list(self.scars.filter(status=BattleScar.Status.ACTIVE))
 
     def pending_promotions(self) -> list[Promotion]:
         if hasattr(self, "pending_promotion_list"):
             return self.pending_promotion_list
         return list(self.promotions.filter(status=Promotion.Status.PENDING))
-
-    def _prefetched(self, name: str) -> bool:
-        return name in getattr(self, "_prefetched_objects_cache", {})
 
     @property
     def crusade_points(self) -> int:

@@ -49,8 +49,8 @@ def force_create(request: HttpRequest) -> HttpResponse:
     return render_page(request, "forces/create.html", {"form": form})
 
 
-def _detail_context(force: CrusadeForce, can_write: bool, **extra) -> dict:
-    oob = selectors.order_of_battle(force, can_write=can_write)
+def _detail_context(force: CrusadeForce, can_write: bool, *, fetched=False, **extra) -> dict:
+    oob = selectors.order_of_battle(force, can_write=can_write, fetched=fetched)
     return {"force": oob.force, "oob": oob, "banner_form": BannerForm(), **extra}
 
 
@@ -58,7 +58,7 @@ def _detail_context(force: CrusadeForce, can_write: bool, **extra) -> dict:
 @login_required
 def force_detail(request: HttpRequest, pk: int) -> HttpResponse:
     force, can_write = get_force_for_user(request.user, pk)
-    return render_page(request, DETAIL, _detail_context(force, can_write))
+    return render_page(request, DETAIL, _detail_context(force, can_write, fetched=True))
 
 
 FORCE_DETAILS = Editing(
