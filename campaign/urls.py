@@ -54,6 +54,7 @@ urlpatterns = [
     path("join/", accounts.join_with_code, name="join_with_code"),
     path("join/<str:code>/", accounts.join_campaign, name="join_campaign"),
     # Campaigns
+    path("campaigns/new/", campaigns.campaign_create, name="campaign_create"),
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign_detail"),
     # Forces (Order of Battle) and Crusade cards
     path("forces/new/", forces.force_create, name="force_create"),

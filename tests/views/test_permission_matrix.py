@@ -41,6 +41,8 @@ EXPECTED = {
     "login": (R, R, R, R, R, R),
     "join_with_code": SIGNED_IN,
     "join_campaign": SIGNED_IN,
+    # Any signed-in player may start a campaign (CRUSADE_SELF_SERVICE_CAMPAIGNS, on here).
+    "campaign_create": SIGNED_IN,
     "campaign_detail": READ,
     "force_create": SIGNED_IN,
     "force_detail": READ,
