@@ -82,15 +82,6 @@ def test_it_prints_the_cards_in_the_same_number_of_queries_for_5_and_60_units(cl
     )
 
 
-def test_it_puts_the_card_for_paper_on_the_crusade_card_page(client, owner, unit):
-    client.force_login(owner)
-
-    body = client.get(reverse("unit_detail", args=[unit.pk])).content.decode()
-
-    assert '<div class="paper-only">' in body
-    assert 'aria-labelledby="paper-card-' in body
-
-
 def test_it_links_the_print_stylesheet_for_paper_only(client):
     body = client.get(reverse("home")).content.decode()
 
