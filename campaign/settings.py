@@ -142,6 +142,11 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
+# Any signed-in player may start a campaign (/campaigns/new/) and so become its organiser,
+# with the admin open to them for that campaign. Off: only staff start campaigns, in the
+# admin, and a superuser makes organisers.
+CRUSADE_SELF_SERVICE_CAMPAIGNS = env_bool("CRUSADE_SELF_SERVICE_CAMPAIGNS", True)
+
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True

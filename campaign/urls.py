@@ -11,6 +11,7 @@ from campaign.views import (
     imports,
     out_of_action,
     pages,
+    printing,
     promotions,
     units,
 )
@@ -22,6 +23,7 @@ force_urls = [
     path("edit/", forces.force_edit, name="force_edit"),
     path("banner/", forces.force_banner, name="force_banner"),
     path("history/", forces.force_history, name="force_history"),
+    path("print/", printing.force_print, name="force_print"),
     path("units/new/", units.unit_create, name="unit_create"),
     path("units/supply/", units.unit_supply_check, name="unit_supply_check"),
     path("import/", imports.force_import_units, name="force_import_units"),
@@ -54,6 +56,7 @@ urlpatterns = [
     path("join/", accounts.join_with_code, name="join_with_code"),
     path("join/<str:code>/", accounts.join_campaign, name="join_campaign"),
     # Campaigns
+    path("campaigns/new/", campaigns.campaign_create, name="campaign_create"),
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign_detail"),
     # Forces (Order of Battle) and Crusade cards
     path("forces/new/", forces.force_create, name="force_create"),

@@ -38,6 +38,7 @@ from .forces import (
 from .labels import LABELS, Labels, keyword_labels
 from .out_of_action import OutOfActionPage, out_of_action_page
 from .paging import paginate
+from .printing import CardsToPrint, PaperCard, cards_to_print
 from .promotions import PromotionPage, RewardPage, promotion_page, reward_page
 from .units import CardPage, HonourRow, card_page, requisition_option
 
@@ -45,6 +46,7 @@ __all__ = [
     "LABELS",
     "BattlePage",
     "CampaignOverview",
+    "CardsToPrint",
     "CardPage",
     "Dashboard",
     "ForceHistory",
@@ -56,6 +58,7 @@ __all__ = [
     "MusterSummary",
     "OrderOfBattle",
     "OutOfActionPage",
+    "PaperCard",
     "PendingLink",
     "PromotionPage",
     "RewardPage",
@@ -66,6 +69,7 @@ __all__ = [
     "battle_page",
     "campaign_overview",
     "card_page",
+    "cards_to_print",
     "change_rows",
     "dashboard",
     "force_document",

@@ -30,6 +30,7 @@ from .campaigns import (
     join_campaign,
     retire_custom_content,
     set_house_rules,
+    start_campaign,
     update_campaign_details,
     update_custom_content,
 )
@@ -133,6 +134,7 @@ __all__ = [
     "settle_with_weapon_modification",
     "split_unit_key",
     "start_battle",
+    "start_campaign",
     "take_out_of_action_test",
     "unique_names",
     "units_with_pending_choices",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -50,6 +51,32 @@ def create_campaign(*, actor, name: str, description: str = "", **house_rules: i
         changed={k: [None, v] for k, v in common.snapshot(campaign, HOUSE_RULE_FIELDS).items()},
     )
     return campaign
+
+
+@transaction.atomic
+def start_campaign(*, actor, name: str, description: str = "", **house_rules: int) -> Campaign:
+    """A player starts a campaign of their own (`create_campaign`) and runs it in the
+    organisers' admin, which shows them only the campaigns they organise."""
+    campaign = create_campaign(actor=actor, name=name, description=description, **house_rules)
+    _open_the_admin(actor=actor, user=actor, campaign=campaign)
+    return campaign
+
+
+def _open_the_admin(*, actor, user, campaign: Campaign) -> None:
+    """Staff status lets an organiser into the admin; `campaign.admin.scope` limits what
+    they see there to their own campaigns. Nothing changes for a user who has it already."""
+    User = get_user_model()
+    if User.objects.select_for_update().filter(pk=user.pk, is_staff=True).exists():
+        return
+    user.is_staff = True
+    User.objects.filter(pk=user.pk).update(is_staff=True)
+    common.record(
+        actor,
+        HistoryAction.MEMBER_ROLE_CHANGED,
+        f"{user.username} organises {campaign.name} and can now use the organisers' admin",
+        campaign=campaign,
+        changed={"is_staff": [False, True]},
+    )
 
 
 @transaction.atomic

@@ -1,16 +1,48 @@
-"""The campaign page: members, standings and battles (members only)."""
+"""Campaigns: a player starts one; the campaign page (members, standings and battles)."""
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.urls import reverse
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
-from campaign import selectors
+from campaign import selectors, services
 from campaign.access import get_campaign_for_user
+from campaign.forms import add_service_errors
+from campaign.forms.campaigns import CampaignStartForm
 
-from ._common import page_number, render_page
+from ._common import page_number, posted, render_page
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    """Any signed-in player starts a campaign and organises it, unless the site's owner
+    turned that off (`CRUSADE_SELF_SERVICE_CAMPAIGNS`)."""
+    if not settings.CRUSADE_SELF_SERVICE_CAMPAIGNS:
+        return render_page(request, "campaigns/create_off.html", {}, status=403)
+    form = CampaignStartForm(posted(request))
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = services.start_campaign(actor=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(
+                request,
+                f"{campaign.name} has started and you are its organiser. To invite players, "
+                f"give them the code {campaign.invite_code} or the link below: they join "
+                "with it and raise their forces. House rules, members and your campaign's "
+                "own honours and scars are in the admin (Manage the campaign in the admin, "
+                "below, or Admin at the top of every page).",
+            )
+            return redirect(campaign)
+    return render_page(request, "campaigns/create.html", {"form": form})
 
 
 @require_safe

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
@@ -20,4 +21,8 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     """My forces, my campaigns, and everything waiting for me."""
-    return render_page(request, "dashboard.html", {"dash": selectors.dashboard(request.user)})
+    context = {
+        "dash": selectors.dashboard(request.user),
+        "can_start_campaigns": settings.CRUSADE_SELF_SERVICE_CAMPAIGNS,
+    }
+    return render_page(request, "dashboard.html", context)

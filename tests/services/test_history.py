@@ -68,6 +68,7 @@ def invitation(w: World, *, to_me: bool = False):
 
 CALLS: dict[str, Callable[[World], object]] = {
     "create_campaign": lambda w: services.create_campaign(actor=w.actor, name="Vraks"),
+    "start_campaign": lambda w: services.start_campaign(actor=w.actor, name="Armageddon"),
     "join_campaign": lambda w: services.join_campaign(
         actor=w.organiser, user=make_user(), campaign=w.campaign
     ),

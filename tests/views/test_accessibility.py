@@ -91,6 +91,7 @@ def pages():
         reverse("army_muster", args=[army.pk]),
         reverse("promotion_settle", args=[promotion.pk]),
         reverse("campaign_detail", args=[campaign.pk]),
+        reverse("campaign_create"),
     ]
     assert not OutOfActionTest.objects.exists()
     return owner, urls
