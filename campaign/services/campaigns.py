@@ -150,6 +150,8 @@ def join_campaign(*, actor, user, campaign: Campaign, role: str = Membership.Rol
             f"{user.username} joined {campaign.name} as {membership.get_role_display()}",
             campaign=campaign,
         )
+        if role == Membership.Role.ORGANISER:
+            _open_the_admin(actor=actor, user=user, campaign=campaign)
     return membership
 
 
@@ -173,6 +175,8 @@ def change_member_role(*, actor, membership: Membership, role: str) -> Membershi
     common.record(
         actor, HistoryAction.MEMBER_ROLE_CHANGED, summary, campaign=campaign, changed=changed
     )
+    if role == Membership.Role.ORGANISER:
+        _open_the_admin(actor=actor, user=membership.user, campaign=campaign)
     return membership
 
 

@@ -120,7 +120,9 @@ def test_it_promotes_a_player_to_organiser_with_a_history_row(organiser_client, 
     response = post_change(organiser_client, url, role="organiser")
 
     saved(response, "member_role_changed", changes={"role": ["player", "organiser"]})
+    saved(response, "member_role_changed", changes={"is_staff": [False, True]})
     assert access.is_organiser(alice, campaign)
+    assert reload(alice).is_staff
 
 
 def test_it_requires_a_relic_category_for_a_custom_crusade_relic(organiser_client, campaign):

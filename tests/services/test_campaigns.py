@@ -50,7 +50,26 @@ def test_it_makes_a_player_an_organiser_with_a_history_row(warmaster, campaign):
     services.change_member_role(actor=warmaster, membership=alice, role="organiser")
 
     assert reload(alice).role == Membership.Role.ORGANISER
-    assert latest_history("member_role_changed").changes == {"role": ["player", "organiser"]}
+    changes = HistoryEntry.objects.filter(action="member_role_changed").values_list("changes")
+    assert {"role": ["player", "organiser"]} in [c for (c,) in changes]
+
+
+@pytest.mark.parametrize("how", ["promoted", "added as organiser"])
+def test_it_opens_the_admin_to_a_member_made_organiser_once(warmaster, campaign, how):
+    """An organiser runs the campaign in the admin, which shows staff only the campaigns
+    they organise: naming one gives staff status, with its own history row."""
+    if how == "promoted":
+        alice = member(campaign, "alice")
+        services.change_member_role(actor=warmaster, membership=alice, role="organiser")
+    else:
+        alice = member(campaign, "alice", role=Membership.Role.ORGANISER)
+    other = make_campaign(organiser=warmaster, name="Armageddon")
+    services.join_campaign(actor=warmaster, user=alice.user, campaign=other, role="organiser")
+
+    user = reload(alice.user)
+    assert user.is_staff and not user.is_superuser
+    opened = HistoryEntry.objects.filter(changes={"is_staff": [False, True]})
+    assert [e.campaign for e in opened] == [campaign]
 
 
 def test_it_refuses_to_demote_a_campaigns_last_organiser(warmaster, campaign):
