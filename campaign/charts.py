@@ -23,6 +23,9 @@ LEFT, RIGHT, TOP, BOTTOM = 30, 10, 12, 24
 """Room around the plot for the axes' labels."""
 MOST_POINTS = 60
 MOST_LINES = 8
+MOST_TABLE_DATES = 6
+"""Dates in a chart's numbers as a table: the chart's text alternative sums it up (a
+season of weeks at six dates), so the page stays quick to render."""
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 PALETTE: tuple[tuple[str, str], ...] = (
@@ -185,19 +188,29 @@ def _y_scale(top: float) -> Scale:
 
 @dataclass(frozen=True)
 class WinsSeries:
-    """One force's wins, counted per week (the Monday that starts it)."""
+    """One force's wins, counted per day it fought."""
 
     label: str
-    wins_by_week: dict[datetime.date, int]
+    wins_by_day: dict[datetime.date, int]
+
+    @property
+    def wins_by_week(self) -> dict[datetime.date, int]:
+        """Its wins counted per week (keyed by the Monday that starts it)."""
+        weeks: dict[datetime.date, int] = {}
+        for day, wins in self.wins_by_day.items():
+            monday = day - datetime.timedelta(days=day.weekday())
+            weeks[monday] = weeks.get(monday, 0) + wins
+        return weeks
 
 
 @dataclass(frozen=True)
 class WinsTable:
-    """The chart's numbers, as a table: cumulative wins of each force at each week's end."""
+    """The chart's numbers, as a table: each force's wins so far at the end of at most
+    `MOST_TABLE_DATES` of the weeks drawn (the last one always)."""
 
-    forces: list[str]
-    rows: list[tuple[datetime.date, list[tuple[str, int]]]]
-    """(the week's Sunday, [(force, its wins so far), ...])."""
+    dates: list[str]
+    rows: list[tuple[str, list[tuple[str, int]]]]
+    """(force, [(date, its wins so far by then), ...]), in the order of the lines."""
 
 
 WEEK = datetime.timedelta(days=6)
@@ -209,12 +222,13 @@ def wins_over_time(series: list[WinsSeries]) -> tuple[LineChart, WinsTable] | No
     line per force (at most `MOST_LINES`), each of at most `MOST_POINTS` + 1 points. None
     when nobody has won yet."""
     series = series[:MOST_LINES]
-    weeks = sorted({week for one in series for week in one.wins_by_week})
+    by_week = [one.wins_by_week for one in series]
+    weeks = sorted({week for wins in by_week for week in wins})
     if not weeks:
         return None
     shown = thinned(weeks, MOST_POINTS)
     start, end = weeks[0], weeks[-1] + WEEK
-    totals = [_cumulative(one.wins_by_week, shown) for one in series]
+    totals = [_cumulative(wins, shown) for wins in by_week]
     ticks = integer_ticks(max(max(t) for t in totals))
     x, y = _x_scale(start.toordinal(), end.toordinal()), _y_scale(ticks[-1])
     lines = [
@@ -242,12 +256,13 @@ def wins_over_time(series: list[WinsSeries]) -> tuple[LineChart, WinsTable] | No
         y_ticks=[Tick(y(tick), str(tick)) for tick in ticks],
         rules=[],
     )
-    names = [one.label for one in series]
+    columns = thinned(range(len(shown)), MOST_TABLE_DATES)
+    dates = [long_date(shown[i] + WEEK) for i in columns]
     rows = [
-        (week + WEEK, [(name, t[i]) for name, t in zip(names, totals, strict=True)])
-        for i, week in enumerate(shown)
+        (one.label, [(date, counts[i]) for date, i in zip(dates, columns, strict=True)])
+        for one, counts in zip(series, totals, strict=True)
     ]
-    return chart, WinsTable(names, rows)
+    return chart, WinsTable(dates, rows)
 
 
 def _cumulative(by_week: dict[datetime.date, int], shown: list[datetime.date]) -> list[int]:

@@ -81,7 +81,7 @@ def campaign_overview(
         members=members,
         standings=standings,
         battles=paginate(battles, page, per_page=per_page),
-        standings_history=standings_history(campaign, standings),
+        standings_history=standings_history(standings),
     )
 
 

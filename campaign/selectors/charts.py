@@ -8,10 +8,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Count
-from django.db.models.functions import TruncWeek
 
 from campaign import charts, rules
-from campaign.models import Battle, BattleParticipant, BattleUnit, Campaign, Unit
+from campaign.models import Battle, BattleParticipant, BattleUnit, Unit
 
 
 @dataclass(frozen=True)
@@ -24,26 +23,27 @@ class StandingsHistory:
     """(standing, its line), in the order of the standings."""
 
 
-def standings_history(campaign: Campaign, standings: list) -> StandingsHistory | None:
+def standings_history(standings: list) -> StandingsHistory | None:
     """Wins in completed battles of the first `charts.MOST_LINES` forces of ``standings``,
-    counted by the database per force and week: one query, at most 8 rows per week of
-    the campaign. None when none of them has won a battle yet."""
+    counted by the database per force and day (the chart adds the days up into weeks):
+    one query, at most 8 rows per day battles were fought. None when none of them has
+    won a battle yet. Like a force's victories, every battle the force completed counts
+    (the query starts from its sides, by the index on the force, never from every battle
+    of the campaign)."""
     top = standings[: charts.MOST_LINES]
     wins = (
         BattleParticipant.objects.filter(
             force_id__in=[standing.force.pk for standing in top],
             result=rules.BattleResult.WIN,
-            battle__campaign=campaign,
             battle__status=Battle.Status.COMPLETED,
         )
-        .annotate(week=TruncWeek("battle__date"))
-        .values("force_id", "week")
+        .values("force_id", "battle__date")
         .annotate(wins=Count("pk"))
         .order_by()
     )
     by_force: dict[int, dict] = defaultdict(dict)
     for row in wins:
-        by_force[row["force_id"]][row["week"]] = row["wins"]
+        by_force[row["force_id"]][row["battle__date"]] = row["wins"]
     series = [charts.WinsSeries(s.force.name, by_force[s.force.pk]) for s in top]
     drawn = charts.wins_over_time(series)
     if drawn is None:

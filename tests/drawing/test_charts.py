@@ -112,11 +112,22 @@ def test_it_draws_a_line_per_force_from_zero_to_its_wins():
     # A start at 0, then one point at the end of each week anyone won.
     assert [line.count for line in chart.lines] == [4, 4]
     assert parsed(chart.lines[0].points)[0] == (chart.left, chart.bottom)  # 0 wins, at the start
-    assert [n for _, n in table.rows[-1][1]] == [3, 1]
-    assert [day for day, _ in table.rows] == [
-        week(n) + datetime.timedelta(days=6) for n in (0, 1, 2)
+    # The table: a row per force, its wins so far at the end of each week drawn.
+    assert table.dates == ["12 Jan 2025", "19 Jan 2025", "26 Jan 2025"]
+    assert table.rows == [
+        ("Iron Wolves", [("12 Jan 2025", 1), ("19 Jan 2025", 1), ("26 Jan 2025", 3)]),
+        ("Red Talons", [("12 Jan 2025", 0), ("19 Jan 2025", 1), ("26 Jan 2025", 1)]),
     ]
-    assert table.rows[1][1] == [("Iron Wolves", 1), ("Red Talons", 1)]
+
+
+def test_it_adds_up_the_wins_of_each_week_from_monday_to_sunday():
+    tuesday, sunday, next_monday = (MONDAY + datetime.timedelta(days=d) for d in (1, 6, 7))
+    series = WinsSeries("Iron Wolves", {tuesday: 1, sunday: 2, next_monday: 1})
+
+    assert series.wins_by_week == {MONDAY: 3, next_monday: 1}
+    chart, table = wins_over_time([series])
+    assert chart.lines[0].count == 3
+    assert table.rows == [("Iron Wolves", [("12 Jan 2025", 3), ("19 Jan 2025", 4)])]
 
 
 def test_it_draws_lines_that_never_go_down():
@@ -132,7 +143,9 @@ def test_it_draws_at_most_eight_lines_of_a_bounded_number_of_points():
 
     assert len(chart.lines) == MOST_LINES
     assert all(line.count <= MOST_POINTS + 1 for line in chart.lines)
-    assert len(table.rows) <= MOST_POINTS
+    assert len(table.rows) == MOST_LINES
+    assert len(table.dates) == charts.MOST_TABLE_DATES
+    assert table.rows[0][1][-1] == (table.dates[-1], chart.lines[0].last)
     # Thinning drops points, never wins: the last point is every win so far.
     assert [line.last for line in chart.lines] == [len(range(i, 300, 2)) for i in range(8)]
 

@@ -71,7 +71,7 @@ def test_it_draws_each_forces_wins_over_the_weeks(client):
     assert 'id="standings-chart-desc"' in body
     assert "Most wins: " + wolves.name + ", 2." in body
     assert "2 wins" in body and "1 win<" in body  # the legend
-    assert "Wins by week, as a table" in body
+    assert "Wins over time, as a table" in body
 
 
 def test_it_draws_only_the_top_eight_forces_of_the_standings(client):
@@ -89,7 +89,7 @@ def test_it_draws_only_the_top_eight_forces_of_the_standings(client):
     assert legend == [standing.force for standing in overview.standings[:8]]
 
 
-def test_it_counts_only_completed_battles_of_this_campaign(client):
+def test_it_counts_only_completed_battles(client):
     campaign, (wolves, talons) = league(2)
     battle(campaign, wolves, talons)
     voided = make_battle(wolves, talons, campaign=campaign)
