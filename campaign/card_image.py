@@ -162,9 +162,11 @@ def listed(
 
 
 def initials(name: str) -> str:
-    """Up to two letters standing for the unit when it has no picture."""
-    letters = [word[0] for word in name.split() if word[:1].isalnum()]
-    return "".join(letters[:2]).upper() or "?"
+    """Up to two letters standing for the unit when it has no picture: the initials of
+    its capitalised words ("Aurelian the Blade": "AB"), else of any words."""
+    words = [word for word in name.split() if word[:1].isalnum()]
+    capitalised = [word for word in words if word[0].isupper()]
+    return "".join(word[0] for word in (capitalised or words)[:2]).upper() or "?"
 
 
 def _picture(data: bytes | None, side: int) -> Image.Image | None:

@@ -26,13 +26,6 @@ CACHE_SECONDS = 7 * 24 * 3600
 logger = logging.getLogger(__name__)
 
 
-def honour_label(honour) -> str:
-    """An honour as the picture lists it: its name, and its Weapon Modifications."""
-    if honour.modifications:
-        return f"{honour.name} ({', '.join(honour.modifications)})"
-    return honour.name
-
-
 def card_image_facts(unit: Unit) -> CardFacts:
     """What the picture of ``unit`` shows (its force and campaign are already loaded by
     the access helper): three queries, for its honours, scars and pending promotions."""
@@ -56,7 +49,7 @@ def card_image_facts(unit: Unit) -> CardFacts:
         ),
         progress_percent=progress.percent if progress else 0,
         progress_text=progress.text if progress else "",
-        honours=tuple(honour_label(h) for h in unit.active_honours()),
+        honours=tuple(honour.name for honour in unit.active_honours()),
         scars=tuple(scar.name for scar in unit.active_scars()),
         crusade_points=unit.crusade_points,
         battles_played=unit.battles_played,

@@ -107,6 +107,9 @@ def test_it_draws_initials_instead_of_a_picture_it_cannot_read():
 
     assert not differs(broken, none, (0, 0, *SIZE))
     assert initials("Squad Helix") == "SH"
+    assert initials("Aurelian the Blade") == "AB"
+    assert initials("squad of the ninth") == "SO"
+    assert initials("Брат-капитан Гордий") == "БГ"
     assert initials("  ") == "?"
 
 
