@@ -71,15 +71,17 @@ def _picture_bytes(name: str) -> bytes | None:
         return None
 
 
-def card_png(facts: CardFacts) -> bytes:
-    """The card as PNG bytes: from the cache, or drawn now (and kept, unless its picture
-    could not be read: then it is drawn again next time)."""
+def card_png(facts: CardFacts) -> tuple[bytes, bool]:
+    """The card as PNG bytes, and whether it is complete: from the cache, or drawn now and
+    kept. A card whose picture could not be read is drawn without it, not kept, and not
+    complete (so that nobody keeps it under the card's fingerprint either)."""
     key = f"{CACHE_PREFIX}:{facts.fingerprint}"
     png = cache.get(key)
     if png is not None:
-        return png
+        return png, True
     picture = _picture_bytes(facts.picture) if facts.picture else None
     png = card_image.render_card(facts, picture)
-    if picture is not None or not facts.picture:
+    complete = picture is not None or not facts.picture
+    if complete:
         cache.set(key, png, CACHE_SECONDS)
-    return png
+    return png, complete

@@ -27,7 +27,10 @@ def unit_card_image(request: HttpRequest, pk: int) -> HttpResponse:
     unchanged = get_conditional_response(request, etag=response["ETag"], response=response)
     if unchanged is not response:
         return unchanged
-    response.content = selectors.card_png(facts)
+    response.content, complete = selectors.card_png(facts)
+    if not complete:  # drawn without its picture, which could not be read: keep it nowhere
+        del response["ETag"]
+        patch_cache_control(response, no_store=True)
     filename = f"{slugify(unit.name) or 'unit'}-crusade-card.png"
     response["Content-Disposition"] = content_disposition_header(False, filename)
     return response

@@ -210,6 +210,8 @@ def test_it_draws_a_card_whose_picture_file_is_gone_and_tries_again_later(
 
     assert picture_of(first).size == SIZE
     assert drawings.call_count == 2  # not kept: the picture may be readable next time
+    assert not first.has_header("ETag")
+    assert "no-store" in first["Cache-Control"]
 
 
 # Queries
