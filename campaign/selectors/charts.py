@@ -1,9 +1,10 @@
 """What the charts show, each in one query whose answer is bounded by the chart, not by
-the campaign: the database counts (wins per force and week) or cuts (a unit's last
+the campaign: the database counts (wins per force and day) or cuts (a unit's last
 battles) before anything reaches Python."""
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -55,7 +56,7 @@ def standings_history(standings: list) -> StandingsHistory | None:
 @dataclass(frozen=True)
 class XpBattle:
     battle_id: int
-    date: object
+    date: datetime.date
     mission: str
     xp_before: int
     xp_after: int
