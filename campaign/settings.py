@@ -134,9 +134,18 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Nothing is kept in one process's memory, so several app processes (or machines) behind
 # one load balancer behave as one: sessions live in the database, messages in a cookie
-# (or the session), and nothing uses Django's cache (local memory by default).
+# (or the session). Django's cache (each process's own memory) holds only pictures of
+# Crusade cards, each under a hash of what it shows: a process never serves one stale,
+# it only draws each version once itself. About 0.1 to 0.3 MB a card, 200 at most.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 MESSAGE_STORAGE = "django.contrib.messages.storage.fallback.FallbackStorage"
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "crusade",
+        "OPTIONS": {"MAX_ENTRIES": 200},
+    }
+}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"

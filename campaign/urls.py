@@ -7,6 +7,7 @@ from campaign.views import (
     accounts,
     battles,
     campaigns,
+    card_image,
     forces,
     imports,
     out_of_action,
@@ -35,6 +36,7 @@ force_urls = [
 
 unit_urls = [
     path("", units.unit_detail, name="unit_detail"),
+    path("card.png", card_image.unit_card_image, name="unit_card_image"),
     path("edit/", units.unit_edit, name="unit_edit"),
     path("picture/", units.unit_picture, name="unit_picture"),
     path("remove/", units.unit_remove, name="unit_remove"),

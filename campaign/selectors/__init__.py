@@ -22,6 +22,7 @@ from .campaigns import (
     campaign_overview,
     invitation,
 )
+from .card_image import card_image_facts, card_png
 from .dashboard import Dashboard, dashboard
 from .exports import force_document, force_text
 from .forces import (
@@ -68,8 +69,10 @@ __all__ = [
     "UnitRow",
     "battle_page",
     "campaign_overview",
+    "card_image_facts",
     "card_page",
     "cards_to_print",
+    "card_png",
     "change_rows",
     "dashboard",
     "force_document",

@@ -10,6 +10,7 @@ from django.db.models import Prefetch
 from campaign import rules
 from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, Membership
 
+from .charts import StandingsHistory, standings_history
 from .paging import paginate
 
 BATTLES_PER_PAGE = 10
@@ -44,6 +45,8 @@ class CampaignOverview:
     members: list[Membership]
     standings: list[Standing]
     battles: Page
+    standings_history: StandingsHistory | None = None
+    """The top forces' wins over time (a chart), once any of them has won."""
 
     @property
     def recent_battles(self) -> list[Battle]:
@@ -60,7 +63,8 @@ def campaign_overview(
     page: int | str | None = None,
     per_page: int = BATTLES_PER_PAGE,
 ) -> CampaignOverview:
-    """Members, standings and a page of battles in a fixed number of queries."""
+    """Members, standings (and their wins over time) and a page of battles in a fixed
+    number of queries."""
     members = list(campaign.memberships.select_related("user").order_by("role", "user__username"))
     # The forces' stored totals, ranked by the database as the rules order standings: the
     # page reads one row per force, whatever the number of units or battles.
@@ -77,6 +81,7 @@ def campaign_overview(
         members=members,
         standings=standings,
         battles=paginate(battles, page, per_page=per_page),
+        standings_history=standings_history(standings),
     )
 
 

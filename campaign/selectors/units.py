@@ -19,6 +19,7 @@ from campaign.models import (
     card_prefetches,
 )
 
+from .charts import XpHistory, xp_history
 from .labels import keyword_labels
 from .paging import paginate
 
@@ -70,6 +71,8 @@ class CardPage:
     purchases: list[RequisitionPurchase]
     requisitions: list[services.RequisitionOption]
     timeline: Page
+    xp_history: XpHistory | None = None
+    """The unit's XP over its battles (a chart), when it has fought any."""
 
     @property
     def force(self) -> CrusadeForce:
@@ -99,6 +102,7 @@ def card_page(unit: Unit, *, can_write: bool = False, page: int | str | None = N
         purchases=list(unit.requisitions.all()),
         requisitions=services.requisition_options(unit.force, unit=unit),
         timeline=paginate(timeline, page, per_page=TIMELINE_PER_PAGE),
+        xp_history=xp_history(unit),
     )
 
 

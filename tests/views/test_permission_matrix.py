@@ -63,6 +63,8 @@ EXPECTED = {
     "force_export": READ,
     "force_export_text": READ,
     "unit_detail": READ,
+    # The card as a picture to share: whoever sees the card sees its picture.
+    "unit_card_image": READ,
     "unit_edit": WRITE,
     "unit_picture": POST_ONLY,
     "unit_remove": WRITE,
@@ -172,6 +174,7 @@ def world():
             "force_export": {"pk": force.pk},
             "force_export_text": {"pk": force.pk},
             "unit_detail": {"pk": squad.pk},
+            "unit_card_image": {"pk": squad.pk},
             "unit_edit": {"pk": squad.pk},
             "unit_picture": {"pk": squad.pk},
             "unit_remove": {"pk": squad.pk},

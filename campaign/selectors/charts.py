@@ -1,0 +1,114 @@
+"""What the charts show, each in one query whose answer is bounded by the chart, not by
+the campaign: the database counts (wins per force and day) or cuts (a unit's last
+battles) before anything reaches Python."""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count
+
+from campaign import charts, rules
+from campaign.models import Battle, BattleParticipant, BattleUnit, Unit
+
+
+@dataclass(frozen=True)
+class StandingsHistory:
+    """The top of the standings, their wins over time."""
+
+    chart: charts.LineChart
+    table: charts.WinsTable
+    legend: list[tuple[object, charts.Line]]
+    """(standing, its line), in the order of the standings."""
+
+
+def standings_history(standings: list) -> StandingsHistory | None:
+    """Wins in completed battles of the first `charts.MOST_LINES` forces of ``standings``,
+    counted by the database per force and day (the chart adds the days up into weeks):
+    one query, at most 8 rows per day battles were fought. None when none of them has
+    won a battle yet. Like a force's victories, every battle the force completed counts
+    (the query starts from its sides, by the index on the force, never from every battle
+    of the campaign)."""
+    top = standings[: charts.MOST_LINES]
+    wins = (
+        BattleParticipant.objects.filter(
+            force_id__in=[standing.force.pk for standing in top],
+            result=rules.BattleResult.WIN,
+            battle__status=Battle.Status.COMPLETED,
+        )
+        .values("force_id", "battle__date")
+        .annotate(wins=Count("pk"))
+        .order_by()
+    )
+    by_force: dict[int, dict] = defaultdict(dict)
+    for row in wins:
+        by_force[row["force_id"]][row["battle__date"]] = row["wins"]
+    series = [charts.WinsSeries(s.force.name, by_force[s.force.pk]) for s in top]
+    drawn = charts.wins_over_time(series)
+    if drawn is None:
+        return None
+    chart, table = drawn
+    return StandingsHistory(chart, table, list(zip(top, chart.lines, strict=True)))
+
+
+@dataclass(frozen=True)
+class XpBattle:
+    battle_id: int
+    date: datetime.date
+    mission: str
+    xp_before: int
+    xp_after: int
+
+
+@dataclass(frozen=True)
+class XpHistory:
+    chart: charts.LineChart
+    battles: list[XpBattle]
+    """The battles drawn, oldest first (the chart's numbers, as a table)."""
+    earlier: bool
+    """Older battles are left out (only the last `charts.MOST_POINTS` are drawn)."""
+
+
+def xp_history(unit: Unit) -> XpHistory | None:
+    """A unit's XP over its last completed battles, in the order they were recorded (one
+    query, at most `charts.MOST_POINTS` + 1 rows), with the thresholds of the ranks it can
+    reach. None for a unit that never gains XP (no query) or has fought no battle."""
+    if unit.no_xp:
+        return None
+    rows = list(
+        BattleUnit.objects.filter(
+            unit=unit,
+            xp_before__isnull=False,
+            xp_after__isnull=False,
+            participant__battle__status=Battle.Status.COMPLETED,
+        )
+        .order_by("-participant__battle__completed_at", "-pk")
+        .values(
+            "xp_before",
+            "xp_after",
+            "participant__battle_id",
+            "participant__battle__date",
+            "participant__battle__mission",
+        )[: charts.MOST_POINTS + 1]
+    )
+    earlier = len(rows) > charts.MOST_POINTS
+    battles = [
+        XpBattle(
+            battle_id=row["participant__battle_id"],
+            date=row["participant__battle__date"],
+            mission=row["participant__battle__mission"],
+            xp_before=row["xp_before"],
+            xp_after=row["xp_after"],
+        )
+        for row in reversed(rows[: charts.MOST_POINTS])
+    ]
+    cap = rules.xp_cap(is_character=unit.is_character, legendary_veteran=unit.legendary_veteran)
+    thresholds = [
+        (rank.label, rank.min_xp) for rank in rules.Rank if cap is None or rank.min_xp <= cap
+    ]
+    chart = charts.xp_over_battles(
+        [(b.xp_before, b.xp_after) for b in battles], thresholds=thresholds, label=unit.name
+    )
+    return None if chart is None else XpHistory(chart, battles, earlier)

@@ -1,0 +1,201 @@
+"""Charts on the campaign page (wins over time) and on the Crusade card (XP over its
+battles): inline SVG, with a title, a description and the numbers as a table, in the same
+number of queries however many battles there are."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.urls import reverse
+
+from campaign import charts, rules, services
+from campaign.models import Unit
+from tests.factories import make_battle, make_campaign, make_character, make_force, make_unit
+
+from .helpers import count_queries, fight_alone, muster
+
+pytestmark = pytest.mark.django_db
+
+SEASON = datetime.date(2025, 1, 6)  # a Monday
+
+
+def polylines(body: str, chart_id: str) -> list[list[str]]:
+    """The points of each line of the chart ``chart_id`` on a page."""
+    svg = re.search(rf'<svg [^>]*aria-labelledby="{chart_id}-title[^"]*".*?</svg>', body, re.S)
+    assert svg, f"no {chart_id} on the page"
+    return [points.split() for points in re.findall(r'<polyline points="([^"]+)"', svg.group())]
+
+
+def battle(campaign, winner, loser, *, weeks: int = 0):
+    """A battle ``winner`` wins against ``loser``, played ``weeks`` into the season."""
+    fight = make_battle(
+        winner, loser, campaign=campaign, date=SEASON + datetime.timedelta(weeks=weeks)
+    )
+    results = {}
+    for side in fight.participants.select_related("force"):
+        muster(side, [side.force.units.filter(is_character=True).first()])
+        results[side.pk] = "win" if side.force == winner else "loss"
+    services.record_battle_end(actor=winner.player, battle=fight, results=results, outcomes={})
+
+
+def league(forces: int, *, units: int = 1) -> tuple:
+    campaign = make_campaign()
+    made = []
+    for _ in range(forces):
+        force = make_force(campaign=campaign)
+        make_character(force, is_epic_hero=True)  # never gains XP: never waits on a promotion
+        for _ in range(units - 1):
+            make_unit(force, points=40)
+        made.append(force)
+    return campaign, made
+
+
+# The campaign page
+
+
+def test_it_draws_each_forces_wins_over_the_weeks(client):
+    campaign, (wolves, talons) = league(2)
+    battle(campaign, wolves, talons, weeks=0)
+    battle(campaign, wolves, talons, weeks=1)
+    battle(campaign, talons, wolves, weeks=3)
+    client.force_login(wolves.player)
+
+    body = client.get(campaign.get_absolute_url()).content.decode()
+
+    lines = polylines(body, "standings-chart")
+    # One line per force: a start at 0 and one point per week anyone won (weeks 0, 1, 3).
+    assert [len(points) for points in lines] == [4, 4]
+    assert '<title id="standings-chart-title">Wins over time</title>' in body
+    assert 'id="standings-chart-desc"' in body
+    assert "Most wins: " + wolves.name + ", 2." in body
+    assert "2 wins" in body and "1 win<" in body  # the legend
+    assert "Wins over time, as a table" in body
+
+
+def test_it_draws_only_the_top_eight_forces_of_the_standings(client):
+    campaign, forces = league(10)
+    for i in range(0, 10, 2):
+        battle(campaign, forces[i], forces[i + 1], weeks=i)
+    client.force_login(forces[0].player)
+
+    body = client.get(campaign.get_absolute_url()).content.decode()
+
+    lines = polylines(body, "standings-chart")
+    assert len(lines) == charts.MOST_LINES == 8
+    overview = client.get(campaign.get_absolute_url()).context["overview"]
+    legend = [standing.force for standing, _ in overview.standings_history.legend]
+    assert legend == [standing.force for standing in overview.standings[:8]]
+
+
+def test_it_counts_only_completed_battles(client):
+    campaign, (wolves, talons) = league(2)
+    battle(campaign, wolves, talons)
+    voided = make_battle(wolves, talons, campaign=campaign)
+    services.void_battle(actor=wolves.player, battle=voided, reason="practice")
+    client.force_login(wolves.player)
+
+    history = client.get(campaign.get_absolute_url()).context["overview"].standings_history
+
+    assert [line.last for _, line in history.legend] == [1, 0]
+
+
+def test_it_draws_no_chart_before_the_first_win(client):
+    campaign, (wolves, _) = league(2)
+    client.force_login(wolves.player)
+
+    response = client.get(campaign.get_absolute_url())
+
+    assert response.context["overview"].standings_history is None
+    assert "<svg" not in response.content.decode()
+
+
+def test_it_keeps_the_campaign_page_to_the_same_queries_with_many_more_battles(client):
+    """The chart adds one query, counted by the database per force and week."""
+    small, (a, b) = league(2)
+    battle(small, a, b)
+    large, forces = league(10, units=4)
+    for n in range(15):
+        winner, loser = forces[n % 10], forces[(n + 3) % 10]
+        battle(large, winner, loser, weeks=n // 3)
+    client.force_login(a.player)
+    few = count_queries(client, small.get_absolute_url())
+    client.force_login(forces[0].player)
+
+    assert count_queries(client, large.get_absolute_url()) == few
+
+
+# The Crusade card
+
+
+def test_it_draws_the_units_xp_over_its_battles_with_the_ranks(client):
+    force = make_force()
+    captain = make_character(force, name="Captain Vorn")
+    services.correct_unit(actor=force.player, unit=captain, reason="veteran", xp=4)
+    for _ in range(3):
+        fight_alone(force, [captain])
+        for promotion in captain.promotions.filter(status="pending"):
+            services.settle_with_battle_trait(
+                actor=force.player, promotion=promotion, table="Character"
+            )
+    client.force_login(force.player)
+
+    body = client.get(reverse("unit_detail", args=[captain.pk])).content.decode()
+
+    (line,) = polylines(body, "xp-chart")
+    assert len(line) == 4  # before the first battle, and after each of the three
+    assert "Blooded (6 XP)" in body and "Battle-hardened (16 XP)" in body
+    assert '<title id="xp-chart-title">XP over its battles</title>' in body
+    assert "from 4 XP to 7 XP" in body
+    assert "XP by battle, as a table" in body
+
+
+def test_it_draws_no_xp_chart_for_a_unit_that_has_not_fought(client, owner, unit):
+    client.force_login(owner)
+    response = client.get(reverse("unit_detail", args=[unit.pk]))
+    assert response.context["card"].xp_history is None
+    assert "xp-chart" not in response.content.decode()
+
+
+def test_it_draws_no_xp_chart_for_a_unit_that_never_gains_xp(client):
+    force = make_force()
+    hero = make_character(force, name="Marneus Calgar", is_epic_hero=True)
+    fight_alone(force, [hero])
+    client.force_login(force.player)
+    assert client.get(reverse("unit_detail", args=[hero.pk])).context["card"].xp_history is None
+
+
+def test_it_draws_only_the_ranks_a_capped_unit_can_reach(client):
+    force = make_force()
+    captain = make_character(force)
+    squad = make_unit(force, name="Squad Helix")
+    services.correct_unit(actor=force.player, unit=squad, reason="veteran", xp=29)
+    fight_alone(force, [captain, squad])
+    client.force_login(force.player)
+
+    history = client.get(reverse("unit_detail", args=[squad.pk])).context["card"].xp_history
+
+    cap = rules.NON_CHARACTER_XP_CAP
+    assert [rule.label for rule in history.chart.rules] == [
+        f"{rank.label} ({rank.min_xp} XP)" for rank in rules.Rank if 0 < rank.min_xp <= cap
+    ]
+
+
+def test_it_keeps_the_card_page_to_the_same_queries_with_many_more_battles(client):
+    force = make_force()
+    fresh = make_character(force, name="Fresh", is_epic_hero=False)
+    veteran = make_character(force, name="Veteran")
+    fight_alone(force, [fresh])
+    for _ in range(8):
+        fight_alone(force, [veteran])
+        for promotion in veteran.promotions.filter(status="pending"):
+            services.settle_with_battle_trait(
+                actor=force.player, promotion=promotion, table="Character"
+            )
+    assert Unit.objects.get(pk=veteran.pk).battles_played == 8
+    client.force_login(force.player)
+
+    assert count_queries(client, reverse("unit_detail", args=[fresh.pk])) == count_queries(
+        client, reverse("unit_detail", args=[veteran.pk])
+    )
