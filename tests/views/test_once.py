@@ -5,7 +5,9 @@ them, with their hidden `form_once` token (`campaign.once`)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -381,3 +383,18 @@ def test_it_forgets_used_tokens_too_old_to_be_sent_again(owner):
     call_command("clean_form_tokens", verbosity=0)
 
     assert list(UsedFormToken.objects.all()) == [fresh]
+
+
+def test_it_writes_every_history_row_where_the_token_is_claimed():
+    """R4: every change leaves a history row, and `services._common` writes them all: so
+    every change uses up the form that asked for it. (Migrations write as no player.)"""
+    from django.conf import settings
+
+    writes = re.compile(r"HistoryEntry\.objects\.(bulk_create|create|get_or_create)\(")
+    common = Path(settings.BASE_DIR, "campaign/services/_common.py")
+    elsewhere = [
+        str(path.relative_to(settings.BASE_DIR))
+        for path in Path(settings.BASE_DIR, "campaign").rglob("*.py")
+        if path != common and "migrations" not in path.parts and writes.search(path.read_text())
+    ]
+    assert elsewhere == []
