@@ -1,7 +1,7 @@
 """Every rendered form that changes something applies at most once.
 
 Why: a double-click, a browser retrying a POST, or htmx queueing a second submit used to
-apply a form twice (Fresh Recruits added its models and charged its RP twice). Now:
+apply a form twice (a unit Requisition added its models and charged its RP twice). Now:
 
 - `{% once %}` (in `campaign.templatetags.crusade`) puts a hidden ``form_once`` field in a
   form: a fresh random token, signed with the time and the page the form is shown on.
@@ -162,7 +162,10 @@ def claim() -> None:
 
     Called before each change is recorded (`services._common`); only the first call of a
     request inserts. Raises `AlreadyDone` when another request used the token first, which
-    rolls back the transaction it is raised in.
+    rolls back the transaction it is raised in. If that transaction is rolled back for
+    another reason (a refusal), the row goes with it and the form can be sent again. (The
+    request does not claim again afterwards: no view makes a change after a refusal that
+    came after a change of its own.)
     """
     from campaign.models import UsedFormToken
 

@@ -10,8 +10,9 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.core import mail
 from django.db import connection
-from django.test import Client
+from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -349,6 +350,51 @@ def test_it_signs_up_once_when_the_form_is_sent_twice(client):
     assert (second.status_code, second.url) == (303, reverse("signup"))
     assert texts(second)[-1] == once.ALREADY_DONE
     assert UsedFormToken.objects.get().user is None
+
+
+def test_it_changes_a_password_once_when_the_form_is_sent_twice(client, owner):
+    """Sent again, the form would be refused for an old password the first just replaced."""
+    client.force_login(owner)
+    data = fill_in(
+        sent(client.get(reverse("password_change")), having="old_password"),
+        old_password="test-pass-123",
+        new_password1="another-Pass-phrase-7",
+        new_password2="another-Pass-phrase-7",
+    )
+
+    first = client.post(reverse("password_change"), data)
+    second = client.post(reverse("password_change"), data)
+
+    assert (first.status_code, first.url) == (302, reverse("password_change_done"))
+    assert (second.status_code, second.url) == (303, reverse("password_change"))
+    assert texts(second)[-1] == once.ALREADY_DONE
+    assert reload(owner).check_password("another-Pass-phrase-7")
+
+
+@override_settings(
+    EMAIL_ENABLED=True, EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"
+)
+def test_it_sends_one_reset_link_when_the_form_is_sent_twice(client, owner):
+    owner.email = "owner@example.org"
+    owner.save()
+    data = fill_in(sent(client.get(reverse("password_reset")), having="email"), email=owner.email)
+
+    first = client.post(reverse("password_reset"), data)
+    second = client.post(reverse("password_reset"), data)
+
+    assert first.status_code == 302 and second.status_code == 303
+    assert len(mail.outbox) == 1
+
+
+@override_settings(EMAIL_ENABLED=True, EMAIL_BACKEND="tests.views.test_login_and_email.Refusing")
+def test_it_frees_the_reset_form_when_the_mail_server_refuses(client, owner):
+    owner.email = "owner@example.org"
+    owner.save()
+    data = fill_in(sent(client.get(reverse("password_reset")), having="email"), email=owner.email)
+
+    refused = client.post(reverse("password_reset"), data)
+
+    assert refused.status_code == 200 and not UsedFormToken.objects.exists()
 
 
 def test_it_voids_a_battle_once_from_the_admin(client, table):
