@@ -1,6 +1,10 @@
 """Every form that changes something carries its one-time token (`{% once %}`), on the
 players' pages, the htmx regions and the organisers' admin: a form without one could be
-applied twice again."""
+applied twice again.
+
+Not checked: the admin's list form, which only picks rows for an action; the action's
+reason page (checked) is the form that changes them.
+"""
 
 from __future__ import annotations
 
