@@ -1000,3 +1000,29 @@ class HistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return self.summary
+
+
+class UsedFormToken(models.Model):
+    """A form token a change used up (`campaign.once`): the same form sent again is told
+    it was already done. Not Crusade state: rows older than `once.LIFETIME` are forgotten
+    by `manage.py clean_form_tokens`."""
+
+    token = models.CharField(max_length=64)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    path = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [
+            # One use per user and token; signing up (no user yet) has a constraint of its own,
+            # since NULLs never collide in a unique index.
+            models.UniqueConstraint(fields=["user", "token"], name="form_token_once_per_user"),
+            models.UniqueConstraint(
+                fields=["token"], condition=Q(user=None), name="form_token_once_signed_out"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.path} ({self.created_at:%d %b %Y %H:%M})"

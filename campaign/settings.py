@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "campaign.middleware.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A form sent twice (a double-click, a retry, htmx queueing) applies once (campaign.once).
+    "campaign.middleware.FormOnceMiddleware",
     # Last, as its documentation asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]

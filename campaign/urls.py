@@ -54,6 +54,11 @@ urlpatterns = [
         accounts.PasswordResetView.as_view(),
         name="password_reset",
     ),
+    path(
+        "accounts/password_change/",
+        accounts.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("join/", accounts.join_with_code, name="join_with_code"),
     path("join/<str:code>/", accounts.join_campaign, name="join_campaign"),

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from campaign import rules
+from campaign import once, rules
 from campaign.models import (
     Battle,
     Campaign,
@@ -180,5 +180,17 @@ def history_row(
 def record(*args: Any, **row: Any) -> HistoryEntry:
     """Write one history row (the arguments of `history_row`)."""
     entry = history_row(*args, **row)
+    once.claim()
     entry.save()
     return entry
+
+
+def write_history(rows: list[HistoryEntry]) -> None:
+    """Write the rows of `history_row` at once.
+
+    Every history row is written here or by `record`: a change is what uses up the form
+    that asked for it (`campaign.once`), in the change's own transaction.
+    """
+    if rows:
+        once.claim()
+        HistoryEntry.objects.bulk_create(rows)

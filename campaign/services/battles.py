@@ -511,16 +511,18 @@ def _dispute(actor, battle: Battle, sides: list[BattleParticipant], refusal: str
     battle.status = Battle.Status.DISPUTED
     battle.save(update_fields=["status"])
     claims = ", ".join(f"{s.force.name} {s.get_claimed_result_display()}" for s in sides)
-    HistoryEntry.objects.bulk_create(
-        common.history_row(
-            actor,
-            HistoryAction.BATTLE_DISPUTED,
-            f"{side.force.name}: the results disagree ({claims})",
-            force=side.force,
-            battle=battle,
-            reason=refusal,
-        )
-        for side in sides
+    common.write_history(
+        [
+            common.history_row(
+                actor,
+                HistoryAction.BATTLE_DISPUTED,
+                f"{side.force.name}: the results disagree ({claims})",
+                force=side.force,
+                battle=battle,
+                reason=refusal,
+            )
+            for side in sides
+        ]
     )
 
 
@@ -563,7 +565,7 @@ def settle_battle(*, actor, battle: Battle, results: dict[int, str], reason: str
                 reason=reason,
             )
         )
-    HistoryEntry.objects.bulk_create(rows)
+    common.write_history(rows)
     _complete(actor, battle, fighting, _armies(battle), results, now)
     return battle
 
@@ -614,7 +616,7 @@ class _Writes:
         BattleUnit.objects.bulk_update(self.entries, ENTRY_GAINS)
         Promotion.objects.bulk_create(self.promotions)
         OutOfActionTest.objects.bulk_create(self.tests)
-        HistoryEntry.objects.bulk_create(self.history)
+        common.write_history(self.history)
 
 
 def _complete(

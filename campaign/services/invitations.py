@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.models import Battle, BattleParticipant, HistoryAction, HistoryEntry
+from campaign.models import Battle, BattleParticipant, HistoryAction
 
 from . import _common as common
 from .battles import describe, lock_battle, require_open, side_of
@@ -86,14 +86,16 @@ def cancel_battle(*, actor, battle: Battle) -> Battle:
         )
     battle.status, battle.cancelled_at = Battle.Status.CANCELLED, timezone.now()
     battle.save(update_fields=["status", "cancelled_at"])
-    HistoryEntry.objects.bulk_create(
-        common.history_row(
-            actor,
-            HistoryAction.BATTLE_CANCELLED,
-            f"{side.force.name}: battle cancelled before it was recorded ({describe(battle)})",
-            force=side.force,
-            battle=battle,
-        )
-        for side in sides
+    common.write_history(
+        [
+            common.history_row(
+                actor,
+                HistoryAction.BATTLE_CANCELLED,
+                f"{side.force.name}: battle cancelled before it was recorded ({describe(battle)})",
+                force=side.force,
+                battle=battle,
+            )
+            for side in sides
+        ]
     )
     return battle

@@ -307,4 +307,4 @@ def _write_history(actor, force: CrusadeForce, units: list[Unit], restorable: Re
         )
         for unit, card in zip(units, restorable.cards, strict=True)
     ]
-    HistoryEntry.objects.bulk_create(rows)
+    common.write_history(rows)

@@ -9,11 +9,12 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
-from campaign import selectors, services
+from campaign import once, selectors, services
 from campaign.forms.accounts import HonestPasswordResetForm, JoinCodeForm, SignupForm
 
 from ._common import posted, render_page
@@ -25,7 +26,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("dashboard")
     form = SignupForm(posted(request))
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        with transaction.atomic():
+            once.claim()  # a new account writes no history: the sign-up form is used here
+            user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}! Start by creating your force.")
         return redirect("dashboard")
@@ -81,7 +84,20 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form) -> HttpResponse:
         try:
-            return super().form_valid(form)
+            # Sent twice, the form would send the email twice; a failure frees it again.
+            with transaction.atomic():
+                once.claim()
+                return super().form_valid(form)
         except (SMTPException, OSError):
             form.add_error(None, NOT_SENT)
             return self.form_invalid(form)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change, applied once: sent twice, the second would be refused
+    for an "old password" that the first has just replaced."""
+
+    def form_valid(self, form) -> HttpResponse:
+        with transaction.atomic():
+            once.claim()
+            return super().form_valid(form)

@@ -150,6 +150,33 @@ def picture_owner() -> dict:
     return _side(force, [_epic_hero(force)])
 
 
+def recruits() -> dict:
+    """A player's force with one squad of 1 model that may grow to 10 (R6: Fresh Recruits)."""
+    (player,) = _players("recruiter", 1)
+    force = _force(player, None, "Recruiting Regiment")
+    squad = services.add_unit(
+        actor=player,
+        force=force,
+        unit=services.NewUnit(
+            name="Infantry Squad Vell",
+            datasheet="Infantry Squad",
+            points=65,
+            faction_keywords=KEYWORDS,
+            is_infantry=True,
+            model_count=1,
+            max_model_count=10,
+        ),
+    )
+    return {**_side(force, [squad]), "unit": squad.pk}
+
+
+def card(unit: int) -> dict:
+    """One card's models and points, and how many Requisitions were bought for it."""
+    squad = Unit.objects.get(pk=unit)
+    bought = RequisitionPurchase.objects.filter(unit=squad).count()
+    return {"model_count": squad.model_count, "points": squad.points, "purchases": bought}
+
+
 def report(forces: list[int]) -> dict:
     """Each force's numbers, and what its battles and purchases say they should be."""
     statuses = {status: 0 for status in Battle.Status.values}
@@ -192,5 +219,7 @@ SCENARIOS: dict[str, Callable[..., dict]] = {
     "battle_to_record": battle_to_record,
     "soak": soak,
     "picture_owner": picture_owner,
+    "recruits": recruits,
+    "card": card,
     "report": report,
 }
