@@ -67,6 +67,7 @@ def places():
             reverse("join_campaign", args=[campaign.invite_code]),
             reverse("password_change"),
             reverse("force_create"),
+            reverse("campaign_create"),
             reverse("force_detail", args=[table.force.pk]),
             reverse("force_edit", args=[table.force.pk]),
             reverse("force_import"),

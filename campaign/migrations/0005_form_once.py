@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0007_input_bounds'),
+        ('campaign', '0004_remove_unit_trait_table'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
