@@ -13,7 +13,7 @@ from django import forms
 from django.core.validators import MinValueValidator
 
 from campaign import pictures, rules
-from campaign.models import CARD_FIELDS, CrusadeForce, Unit
+from campaign.models import CARD_FIELDS, Campaign, CrusadeForce, Unit
 
 from . import short_textareas
 
@@ -33,6 +33,21 @@ class ForceCreateForm(ForceDetailsForm):
     def __init__(self, *args, campaigns, **kwargs):
         super().__init__(*args, **kwargs)
         offer_campaigns(self.fields["campaign"], campaigns)
+
+
+class ForceCampaignForm(forms.Form):
+    """The campaign a force raised outside any campaign joins."""
+
+    campaign = forms.ModelChoiceField(
+        queryset=Campaign.objects.none(),
+        label="Campaign",
+        empty_label="Choose a campaign…",
+        help_text="One you are a member of. Its house rules apply to the force from now on.",
+    )
+
+    def __init__(self, *args, campaigns, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["campaign"].queryset = campaigns
 
 
 def offer_campaigns(field: forms.ModelChoiceField, campaigns) -> None:

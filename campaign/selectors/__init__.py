@@ -32,6 +32,7 @@ from .forces import (
     UnitRow,
     change_rows,
     force_history,
+    forces_outside_campaigns,
     order_of_battle,
     supply_status,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "force_document",
     "force_history",
     "force_text",
+    "forces_outside_campaigns",
     "invitation",
     "keyword_labels",
     "muster_page",

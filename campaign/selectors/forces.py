@@ -110,6 +110,11 @@ def order_of_battle(force: CrusadeForce, *, can_write: bool = False) -> OrderOfB
     )
 
 
+def forces_outside_campaigns(user) -> list[CrusadeForce]:
+    """The player's forces raised outside any campaign (they may bring one into a campaign)."""
+    return list(CrusadeForce.objects.filter(player_id=user.pk, campaign=None).order_by("name"))
+
+
 @dataclass(frozen=True)
 class HistoryRow:
     entry: HistoryEntry

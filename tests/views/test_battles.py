@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from campaign import rules, services
 from campaign.models import Battle, BattleUnit, HistoryEntry, OutOfActionTest
-from tests.factories import make_force, make_unit, reload
+from tests.factories import make_campaign, make_force, make_unit, make_user, reload
 
 from .helpers import count_queries, past_battles, record, set_table, texts
 
@@ -452,3 +452,27 @@ def test_it_gives_an_attached_units_kills_to_one_of_its_two_units_on_the_form(cl
     assert "fought as one Attached unit" in both.content.decode()
     assert one.status_code == 302
     assert reload(bodyguard).enemy_units_destroyed == 2
+
+
+def test_it_starts_a_battle_with_the_force_a_campaign_page_names(client):
+    player = make_user()
+    make_force(player=player, campaign=make_campaign(), name="A First Force")
+    second = make_force(player=player, campaign=make_campaign(), name="B Second Force")
+    client.force_login(player)
+
+    named = client.get(reverse("battle_create"), {"force": second.pk})
+
+    assert named.context["form"]["force"].value() == second.pk
+    assert f'<option value="{second.pk}" selected>' in named.content.decode()
+
+
+def test_it_shows_a_force_outside_any_campaign_the_way_to_opponents(client):
+    """Issue 13 item 1: no dead end when a newcomer's force has no campaign yet."""
+    player = make_user()
+    alone = make_force(player=player, name="The Ashen Host")
+    client.force_login(player)
+
+    page = client.get(reverse("battle_create")).content.decode()
+
+    assert "No other forces in your campaigns yet" not in page
+    assert f'href="{reverse("force_campaign", args=[alone.pk])}"' in page
