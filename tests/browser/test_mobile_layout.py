@@ -121,3 +121,27 @@ def test_it_fits_the_order_of_battle_and_a_card_on_a_phone(page: Page, live_serv
         page.goto(f"{live_server.url}/forces/{force.pk}/")
         (ROOT / "docs").mkdir(exist_ok=True)
         page.screenshot(path=str(ROOT / "docs" / "order-of-battle.png"), full_page=True)
+
+
+LABEL_LINES = """
+    [...document.querySelectorAll('td[data-label]')].map(td => {
+        const label = getComputedStyle(td, '::before');
+        return [td.dataset.label, parseFloat(label.height) / parseFloat(label.lineHeight)];
+    })
+"""
+
+
+def test_it_keeps_each_standings_label_on_one_line_on_a_phone(page: Page, live_server):
+    """Issue 13 item 5: the "Force" label of a long force name no longer wraps to "For / ce"."""
+    player = make_user("aurelian")
+    force, _ = build_force(player)
+    make_force(player=make_user("grukk"), campaign=force.campaign, name="Da Burnin' Waaagh")
+    log_in(page, live_server, "aurelian")
+    page.set_viewport_size({"width": 375, "height": 812})
+
+    page.goto(f"{live_server.url}/campaigns/{force.campaign.pk}/")
+
+    expect(page.get_by_role("link", name=force.name, exact=True)).to_be_visible()
+    wrapped = [(label, lines) for label, lines in page.evaluate(LABEL_LINES) if lines > 1.5]
+    assert wrapped == []
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
