@@ -58,16 +58,23 @@ def offer_campaigns(field: forms.ModelChoiceField, campaigns) -> None:
 
 
 class PictureForm(forms.Form):
-    """One picture upload; a FileField (not ImageField) so our own messages are shown."""
+    """One picture upload; a FileField (not ImageField) so our own messages are shown.
+
+    A picture is optional for a card or a force, so the field is not marked required; the
+    upload button without a file still says what is missing.
+    """
 
     picture = forms.FileField(
         label="Picture",
-        help_text="JPEG, PNG or WebP, up to 10 MB.",
+        required=False,
+        help_text="Optional. JPEG, PNG or WebP, up to 10 MB.",
         widget=forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,image/webp"}),
     )
 
     def clean_picture(self):
         upload = self.cleaned_data["picture"]
+        if not upload:
+            raise forms.ValidationError("Choose a picture to upload first.", code="required")
         self.processed = pictures.process_upload(upload)
         return upload
 

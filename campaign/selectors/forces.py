@@ -143,8 +143,18 @@ def change_rows(changes: dict[str, Any] | None) -> list[tuple[str, str, str]]:
     rows = []
     for key, pair in (changes or {}).items():
         before, after = (pair + [None, None])[:2] if isinstance(pair, list) else (None, pair)
-        rows.append((key.replace("_", " ").capitalize(), _show(before), _show(after)))
+        rows.append((_field_label(key), _show(before), _show(after)))
     return rows
+
+
+ABBREVIATIONS = {"xp": "XP", "rp": "RP"}
+
+
+def _field_label(key: str) -> str:
+    """A stored field's name as players read it: ``rp_cap`` is "RP cap", ``xp`` "XP"."""
+    words = key.split("_")
+    words[0] = words[0].capitalize()
+    return " ".join(ABBREVIATIONS.get(word.lower(), word) for word in words)
 
 
 def _show(value: Any) -> str:

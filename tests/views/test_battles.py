@@ -476,3 +476,25 @@ def test_it_shows_a_force_outside_any_campaign_the_way_to_opponents(client):
 
     assert "No other forces in your campaigns yet" not in page
     assert f'href="{reverse("force_campaign", args=[alone.pk])}"' in page
+
+
+def test_it_shows_each_units_kills_and_each_result_on_the_battle_page(client, table):
+    """Issue 13 item 7: what each unit destroyed, and a badge per result."""
+    outcomes = {
+        entry.pk: services.UnitOutcome(enemy_units_destroyed=2 if entry.unit == table.squad else 1)
+        for entry in table.mine.army.all()
+    }
+    services.record_battle_end(
+        battle=table.battle,
+        results={table.mine.pk: "win", table.theirs.pk: "loss"},
+        outcomes=outcomes,
+    )
+    client.force_login(table.member)
+
+    page = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
+
+    assert page.count('<span class="army__kills">2 enemy units destroyed</span>') == 1
+    assert page.count('<span class="army__kills">1 enemy unit destroyed</span>') == 1
+    assert page.count('<span class="army__kills">0 enemy units destroyed</span>') == 2
+    assert '<span class="badge badge--result badge--win">Victory</span>' in page
+    assert '<span class="badge badge--result badge--loss">Defeat</span>' in page

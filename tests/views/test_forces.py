@@ -323,6 +323,21 @@ def test_it_lists_history_with_numbers_before_and_after(client, member, force, o
     assert "owner" in body
 
 
+def test_it_names_xp_and_rp_as_players_write_them_in_the_history(client, owner, force, unit):
+    """Issue 13 item 7: "XP", never "Xp"."""
+    services.correct_unit(actor=owner, unit=unit, reason="Paper roster", xp=5)
+    services.correct_force(actor=owner, force=force, reason="Paper roster", rp=2)
+    client.force_login(owner)
+
+    body = client.get(reverse("force_history", args=[force.pk])).content.decode()
+
+    assert (
+        '<span class="changes__what">XP</span> <span class="changes__numbers">0 → 5</span>' in body
+    )
+    assert '<span class="changes__what">RP</span>' in body
+    assert "Xp" not in body and ">Rp<" not in body
+
+
 def _history(force, count: int) -> None:
     for i in range(count):
         services.update_force_details(actor=force.player, force=force, goals=f"Goal {i}")
