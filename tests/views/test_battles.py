@@ -271,7 +271,7 @@ def test_it_shows_only_my_sides_units_on_the_record_form(client, table):
 
     html = client.get(reverse("army_record", args=[table.mine.pk])).content.decode()
 
-    assert "Squad Helix was destroyed" in html
+    assert '<span class="visually-hidden">Squad Helix was </span>' in html
     assert "Captain Rhal" not in html and "Squad Kade" not in html
     assert "Result for Iron Wolves" in html and "Result for Red Talons" not in html
 
@@ -498,3 +498,31 @@ def test_it_shows_each_units_kills_and_each_result_on_the_battle_page(client, ta
     assert page.count('<span class="army__kills">0 enemy units destroyed</span>') == 2
     assert '<span class="badge badge--result badge--win">Victory</span>' in page
     assert '<span class="badge badge--result badge--loss">Defeat</span>' in page
+
+
+def test_it_counts_empty_boxes_of_the_record_form_as_nothing_happened(client, table):
+    """Issue 13 item 8: on a phone only what happened is typed; a reason without bonus XP
+    (its box hidden) is dropped rather than kept."""
+    client.force_login(table.owner)
+    data = {"result": "win", "marked": "", "preview": "1"}
+    for entry in table.mine.army.all():
+        data |= {f"kills_{entry.pk}": "", f"bonus_{entry.pk}": "", f"reason_{entry.pk}": "Typo"}
+
+    response = client.post(reverse("army_record", args=[table.mine.pk]), data)
+
+    assert response.status_code == 200
+    outcomes = response.context["form"].service_kwargs()["outcomes"].values()
+    assert {(o.enemy_units_destroyed, o.bonus_xp, o.bonus_xp_reason) for o in outcomes} == {
+        (0, 0, "")
+    }
+    assert "Confirm and record" in response.content.decode()
+
+
+def test_it_asks_why_next_to_the_bonus_xp_of_a_unit(client, table):
+    squad = table.mine.army.get(unit=table.squad)
+
+    response = _post_record(client, table, preview="1", **{f"bonus_{squad.pk}": 2})
+
+    html = response.content.decode()
+    assert "Say why it earned bonus XP." in html
+    assert f'aria-describedby="id_reason_{squad.pk}_error"' in html
