@@ -12,7 +12,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from campaign.models import OutOfActionTest, Promotion
-from tests.factories import make_unit
+from tests.factories import make_force, make_unit
 
 from .helpers import record, set_table
 
@@ -82,7 +82,10 @@ def places():
 def _pages(table, test, promotion, fresh) -> list[tuple[str, dict | None]]:
     """(url, data to post or None to GET) for every form the owner fills in."""
     force, squad = table.force, make_unit(table.force, name="Squad Lorn")
+    alone = make_force(player=table.owner, name="The Ashen Host")
     return [
+        (reverse("force_campaign", args=[alone.pk]), None),
+        (reverse("force_campaign", args=[alone.pk]), {"campaign": ""}),
         (reverse("join_with_code"), None),
         (reverse("join_with_code"), {"code": "nope"}),
         (reverse("password_change"), None),
