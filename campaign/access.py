@@ -51,6 +51,17 @@ def campaigns_for_user(user) -> QuerySet[Campaign]:
     return Campaign.objects.filter(memberships__user=user).distinct()
 
 
+def picked_campaign(user, value: str | None) -> Campaign | None:
+    """The campaign a link asks a form to start with (``?campaign=<pk>``), when the user may
+    pick it; otherwise the only campaign they are in, if just one. Never an error: it only
+    fills in a form, which checks the choice again."""
+    campaigns = campaigns_for_user(user)
+    if value and value.isdigit():
+        return campaigns.filter(pk=int(value)).first()
+    only = list(campaigns[:2])
+    return only[0] if len(only) == 1 else None
+
+
 def is_organiser(user, campaign: Campaign | None) -> bool:
     if campaign is None or not user.is_authenticated:
         return False

@@ -924,6 +924,7 @@ class HistoryAction(models.TextChoices):
     FORCE_EDITED = "force_edited"
     FORCE_BANNER = "force_banner_changed"
     FORCE_CORRECTED = "force_corrected"
+    FORCE_JOINED_CAMPAIGN = "force_joined_campaign"
     RP_CAP_CHANGED = "rp_cap_changed"
     UNIT_ADDED = "unit_added"
     UNIT_EDITED = "unit_edited"

@@ -22,6 +22,7 @@ REQUISITION = "requisitions/<str:requisition>/"
 force_urls = [
     path("", forces.force_detail, name="force_detail"),
     path("edit/", forces.force_edit, name="force_edit"),
+    path("campaign/", forces.force_campaign, name="force_campaign"),
     path("banner/", forces.force_banner, name="force_banner"),
     path("history/", forces.force_history, name="force_history"),
     path("print/", printing.force_print, name="force_print"),

@@ -46,3 +46,18 @@ def test_it_logs_out_with_a_post(client, django_user_model):
 
     assert response.status_code == 302
     assert client.get(reverse("dashboard")).status_code == 302
+
+
+def test_it_shows_no_template_comment_to_players():
+    """`{# ... #}` ends on its own line: a comment that goes on is printed on the page."""
+    from pathlib import Path
+
+    templates = Path(__file__).resolve().parents[1] / "templates"
+    open_ended = [
+        f"{path.relative_to(templates)}:{number}"
+        for path in sorted(templates.rglob("*.html"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if "{#" in line and "#}" not in line.split("{#", 1)[1]
+    ]
+
+    assert open_ended == []

@@ -212,6 +212,19 @@ class MusterForm(forms.Form):
         return data
 
 
+def _tally(label: str, recorded: int) -> forms.IntegerField:
+    """A small count for the record form: empty means 0 (shown as a placeholder), so only
+    what happened needs typing; what a side recorded before is shown when amending."""
+    return forms.IntegerField(
+        label=label,
+        min_value=0,
+        max_value=99,
+        required=False,
+        initial=recorded or None,
+        widget=forms.NumberInput(attrs={"placeholder": "0", "inputmode": "numeric"}),
+    )
+
+
 class SideRecordForm(forms.Form):
     """One side's end of the battle, filled in by its player: the result they claim and
     what each of their units did. Amending starts from what the side recorded before."""
@@ -232,33 +245,30 @@ class SideRecordForm(forms.Form):
             if not rules.marked_for_greatness_refusal(e.unit.facts(pending_promotions=0))
         ]
         self.fields["marked"] = forms.TypedChoiceField(
-            label=f"Marked for Greatness ({name})",
+            label="Marked for Greatness",
+            help_text=f"One unit of this army gains {rules.MARKED_FOR_GREATNESS_XP}XP.",
             coerce=int,
             empty_value=None,
             required=False,
             initial=next((e.pk for e in army if e.marked_for_greatness), NOT_CHOSEN),
-            widget=forms.RadioSelect,
             choices=[(NOT_CHOSEN, "No unit")] + [(e.pk, e.unit.name) for e in eligible],
         )
         for entry in army:
-            pk = entry.pk
+            pk, unit = entry.pk, entry.unit.name
             self.fields[f"destroyed_{pk}"] = forms.BooleanField(
-                label="Destroyed", required=False, initial=entry.destroyed
+                label=f"{unit} was destroyed", required=False, initial=entry.destroyed
             )
-            self.fields[f"kills_{pk}"] = forms.IntegerField(
-                label="Enemy units destroyed",
-                min_value=0,
-                max_value=99,
-                initial=entry.enemy_units_destroyed,
+            # Left empty, a number is 0: a phone at the table types only what happened.
+            self.fields[f"kills_{pk}"] = _tally(
+                f"Enemy units destroyed by {unit}", entry.enemy_units_destroyed
             )
-            self.fields[f"bonus_{pk}"] = forms.IntegerField(
-                label="Bonus XP", min_value=0, max_value=99, initial=entry.bonus_xp
-            )
+            self.fields[f"bonus_{pk}"] = _tally(f"Bonus XP for {unit}", entry.bonus_xp)
             self.fields[f"reason_{pk}"] = forms.CharField(
-                label="Reason for bonus XP",
+                label=f"Why {unit} earned bonus XP",
                 max_length=255,
                 required=False,
                 initial=entry.bonus_xp_reason,
+                widget=forms.TextInput(attrs={"placeholder": "e.g. Agenda: Cull the Horde"}),
             )
 
     def clean(self) -> dict:
@@ -269,18 +279,19 @@ class SideRecordForm(forms.Form):
         return data
 
     def service_kwargs(self) -> dict:
-        """The arguments of `record_side` and `preview_side` for this side."""
+        """The arguments of `record_side` and `preview_side` for this side. A reason goes
+        only with bonus XP (the page hides its box while there is none)."""
         data = self.cleaned_data
-        outcomes = {
-            entry.pk: UnitOutcome(
+        outcomes = {}
+        for entry in self.army:
+            bonus = data.get(f"bonus_{entry.pk}") or 0
+            outcomes[entry.pk] = UnitOutcome(
                 destroyed=bool(data.get(f"destroyed_{entry.pk}")),
                 enemy_units_destroyed=data.get(f"kills_{entry.pk}") or 0,
                 marked_for_greatness=data.get("marked") == entry.pk,
-                bonus_xp=data.get(f"bonus_{entry.pk}") or 0,
-                bonus_xp_reason=data.get(f"reason_{entry.pk}") or "",
+                bonus_xp=bonus,
+                bonus_xp_reason=(data.get(f"reason_{entry.pk}") or "") if bonus else "",
             )
-            for entry in self.army
-        }
         return {"result": data["result"], "outcomes": outcomes}
 
     def units(self) -> list[dict]:
@@ -288,6 +299,7 @@ class SideRecordForm(forms.Form):
         return [
             {
                 "entry": e,
+                "name": e.unit.name,
                 "destroyed": self[f"destroyed_{e.pk}"],
                 "kills": self[f"kills_{e.pk}"],
                 "bonus": self[f"bonus_{e.pk}"],

@@ -13,7 +13,7 @@ from django import forms
 from django.core.validators import MinValueValidator
 
 from campaign import pictures, rules
-from campaign.models import CARD_FIELDS, CrusadeForce, Unit
+from campaign.models import CARD_FIELDS, Campaign, CrusadeForce, Unit
 
 from . import short_textareas
 
@@ -35,6 +35,21 @@ class ForceCreateForm(ForceDetailsForm):
         offer_campaigns(self.fields["campaign"], campaigns)
 
 
+class ForceCampaignForm(forms.Form):
+    """The campaign a force raised outside any campaign joins."""
+
+    campaign = forms.ModelChoiceField(
+        queryset=Campaign.objects.none(),
+        label="Campaign",
+        empty_label="Choose a campaign…",
+        help_text="One you are a member of. Its house rules apply to the force from now on.",
+    )
+
+    def __init__(self, *args, campaigns, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["campaign"].queryset = campaigns
+
+
 def offer_campaigns(field: forms.ModelChoiceField, campaigns) -> None:
     """A force's campaign: one the player is a member of, or none yet."""
     field.queryset = campaigns
@@ -43,16 +58,23 @@ def offer_campaigns(field: forms.ModelChoiceField, campaigns) -> None:
 
 
 class PictureForm(forms.Form):
-    """One picture upload; a FileField (not ImageField) so our own messages are shown."""
+    """One picture upload; a FileField (not ImageField) so our own messages are shown.
+
+    A picture is optional for a card or a force, so the field is not marked required; the
+    upload button without a file still says what is missing.
+    """
 
     picture = forms.FileField(
         label="Picture",
-        help_text="JPEG, PNG or WebP, up to 10 MB.",
+        required=False,
+        help_text="Optional. JPEG, PNG or WebP, up to 10 MB.",
         widget=forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,image/webp"}),
     )
 
     def clean_picture(self):
         upload = self.cleaned_data["picture"]
+        if not upload:
+            raise forms.ValidationError("Choose a picture to upload first.", code="required")
         self.processed = pictures.process_upload(upload)
         return upload
 

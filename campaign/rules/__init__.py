@@ -42,6 +42,7 @@ from .force import (
     HouseRules,
     add_rp,
     check_supply,
+    resources_in_campaign,
     rp_refusal,
     supply_refusal,
 )
@@ -190,6 +191,7 @@ __all__ = [
     "relic_taken_refusal",
     "requisition_cost",
     "requisition_refusals",
+    "resources_in_campaign",
     "roll_battle_scar",
     "roll_battle_trait",
     "roll_d6",

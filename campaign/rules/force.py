@@ -28,6 +28,22 @@ class HouseRules:
 DEFAULT_HOUSE_RULES = HouseRules()
 
 
+def resources_in_campaign(
+    *, supply_limit: int, rp: int, being_raised: bool, house: HouseRules
+) -> tuple[int, int]:
+    """(Supply Limit, RP) of a force raised outside any campaign once it is brought into one.
+
+    **Decision:** from then on the campaign's house rules apply. A force still being raised
+    (``being_raised``: no battle fought, no RP spent) starts again from the campaign's
+    starting Supply Limit and RP (R1.2), as if it had been created there; any other force
+    keeps what it has earned, except RP above the campaign's cap, which is lost (R1.5).
+    """
+    require_non_negative(supply_limit=supply_limit, rp=rp)
+    if being_raised:
+        return house.starting_supply_limit, house.starting_rp
+    return supply_limit, min(rp, house.rp_cap)
+
+
 def add_rp(rp: int, gained: int, *, cap: int) -> int:
     """R1.5: RP after gaining ``gained``; anything above ``cap`` is lost.
 

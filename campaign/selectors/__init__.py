@@ -33,6 +33,7 @@ from .forces import (
     UnitRow,
     change_rows,
     force_history,
+    forces_outside_campaigns,
     order_of_battle,
     supply_status,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "force_document",
     "force_history",
     "force_text",
+    "forces_outside_campaigns",
     "invitation",
     "keyword_labels",
     "muster_page",

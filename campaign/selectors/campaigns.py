@@ -53,7 +53,11 @@ class CampaignOverview:
         return list(self.battles.object_list)
 
     def has_force(self, user) -> bool:
-        return any(s.force.player_id == user.pk for s in self.standings)
+        return bool(self.forces_of(user))
+
+    def forces_of(self, user) -> list[CrusadeForce]:
+        """The user's forces in this campaign."""
+        return [s.force for s in self.standings if s.force.player_id == user.pk]
 
 
 def campaign_overview(

@@ -27,6 +27,11 @@ class Dashboard:
     sides: list[BattleParticipant]
     """My forces' sides of battles that are not over, each with its battle's sides."""
 
+    @property
+    def can_battle(self) -> bool:
+        """One of my forces is in a campaign, so it has opponents to invite."""
+        return any(force.campaign_id for force in self.forces)
+
     def _mine(self, wanted) -> list[BattleParticipant]:
         return [side for side in self.sides if wanted(side)]
 

@@ -121,6 +121,11 @@ def order_of_battle(
     )
 
 
+def forces_outside_campaigns(user) -> list[CrusadeForce]:
+    """The player's forces raised outside any campaign (they may bring one into a campaign)."""
+    return list(CrusadeForce.objects.filter(player_id=user.pk, campaign=None).order_by("name"))
+
+
 @dataclass(frozen=True)
 class HistoryRow:
     entry: HistoryEntry
@@ -149,8 +154,18 @@ def change_rows(changes: dict[str, Any] | None) -> list[tuple[str, str, str]]:
     rows = []
     for key, pair in (changes or {}).items():
         before, after = (pair + [None, None])[:2] if isinstance(pair, list) else (None, pair)
-        rows.append((key.replace("_", " ").capitalize(), _show(before), _show(after)))
+        rows.append((_field_label(key), _show(before), _show(after)))
     return rows
+
+
+ABBREVIATIONS = {"xp": "XP", "rp": "RP"}
+
+
+def _field_label(key: str) -> str:
+    """A stored field's name as players read it: ``rp_cap`` is "RP cap", ``xp`` "XP"."""
+    words = key.split("_")
+    words[0] = words[0].capitalize()
+    return " ".join(ABBREVIATIONS.get(word.lower(), word) for word in words)
 
 
 def _show(value: Any) -> str:

@@ -38,6 +38,7 @@ from .corrections import correct_force, correct_unit
 from .forces import (
     NewUnit,
     add_unit,
+    bring_force_into_campaign,
     create_force,
     remove_unit,
     set_force_banner,
@@ -90,6 +91,7 @@ __all__ = [
     "add_custom_content",
     "add_unit",
     "battle_trait_choices",
+    "bring_force_into_campaign",
     "campaign_content",
     "cancel_battle",
     "change_member_role",

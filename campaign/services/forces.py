@@ -11,10 +11,12 @@ from django.utils import timezone
 from campaign import pictures, rules
 from campaign.models import (
     CARD_FIELDS,
+    Battle,
     BattleParticipant,
     Campaign,
     CrusadeForce,
     HistoryAction,
+    HistoryEntry,
     Unit,
 )
 
@@ -84,6 +86,61 @@ def create_force(
         f"{force.name} mustered with a {force.supply_limit}-point Supply Limit and {force.rp}RP",
         force=force,
         changed={"supply_limit": [None, force.supply_limit], "rp": [None, force.rp]},
+    )
+    return force
+
+
+@transaction.atomic
+def bring_force_into_campaign(*, actor, force: CrusadeForce, campaign: Campaign) -> CrusadeForce:
+    """A force raised outside any campaign joins one its player is a member of.
+
+    From then on the campaign's house rules apply (`rules.resources_in_campaign`): its RP
+    cap, and for a force still being raised (no battle fought, no RP spent) the campaign's
+    starting Supply Limit and RP, which its units must fit. The force's earlier history
+    comes with it, so the campaign's organisers see how its numbers came to be. Moving a
+    force from one campaign to another is not this: export it and restore it there.
+    """
+    force = common.lock_force(force)
+    if force.campaign_id is not None:
+        common.refuse(f"{force.name} is already in {force.campaign.name}.", field="campaign")
+    if not campaign.memberships.filter(user_id=force.player_id).exists():
+        common.refuse("Join the campaign before bringing a force into it.", field="campaign")
+    if force.battle_entries.filter(
+        battle__status__in=Battle.OPEN_STATUSES,
+        invitation__in=[
+            BattleParticipant.Invitation.INVITED,
+            BattleParticipant.Invitation.ACCEPTED,
+        ],
+    ).exists():
+        common.refuse(
+            f"{force.name} is in a battle that has not been recorded yet. "
+            "Bring it into the campaign once that battle is over."
+        )
+    house = campaign.house_rules
+    being_raised = force.battle_tally == 0 and not force.requisitions.exists()
+    supply_limit, rp = rules.resources_in_campaign(
+        supply_limit=force.supply_limit, rp=force.rp, being_raised=being_raised, house=house
+    )
+    if force.supply_used > supply_limit:
+        common.refuse(
+            f"{force.name} uses {force.supply_used} points, more than the {supply_limit}-point "
+            f"Supply Limit forces start with in {campaign.name}. Remove units first.",
+            field="campaign",
+        )
+    diff = common.apply_changes(
+        force,
+        ["supply_limit", "rp", "rp_cap"],
+        {"supply_limit": supply_limit, "rp": rp, "rp_cap": house.rp_cap},
+    )
+    force.campaign = campaign
+    force.save(update_fields=["campaign", *diff])
+    HistoryEntry.objects.filter(force=force, campaign__isnull=True).update(campaign=campaign)
+    common.record(
+        actor,
+        HistoryAction.FORCE_JOINED_CAMPAIGN,
+        f"{force.name} joined {campaign.name}",
+        force=force,
+        changed={"campaign": [None, campaign.name], **diff},
     )
     return force
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django import template
-from django.utils.html import format_html
+from django import forms, template
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString
 
 from campaign import once as form_once
 
@@ -26,3 +27,56 @@ def once(context, back: str = "") -> str:
     """
     token = form_once.issue(context.get("request"), back=back)
     return format_html('<input type="hidden" name="{}" value="{}">', form_once.FIELD, token)
+
+
+def _text_limit(field: forms.BoundField) -> int | None:
+    """The most characters a long text (a text area) holds, said beside it."""
+    if getattr(field.field.widget, "input_type", None):
+        return None
+    return getattr(field.field, "max_length", None)
+
+
+@register.filter
+def help_of(field: forms.BoundField) -> SafeString:
+    """A field's help as `_field.html` shows it: its help text, and a long text's limit."""
+    parts = [conditional_escape(field.help_text)] if field.help_text else []
+    limit = _text_limit(field)
+    if limit:
+        parts.append(format_html("Up to {} characters.", limit))
+    return SafeString(" ".join(parts))
+
+
+@register.filter
+def help_id(field: forms.BoundField) -> str:
+    return f"{field.auto_id}_helptext"
+
+
+@register.filter
+def error_id(field: forms.BoundField) -> str:
+    return f"{field.auto_id}_error"
+
+
+@register.filter
+def described_by(field: forms.BoundField) -> str:
+    """The ids that describe a field: what its widget names itself (a live status), then
+    its help and its errors, as `_field.html` and `_field_extras.html` give them ids."""
+    ids = [field.field.widget.attrs.get("aria-describedby", "")]
+    if field.auto_id and help_of(field):
+        ids.append(help_id(field))
+    if field.auto_id and field.errors:
+        ids.append(error_id(field))
+    return " ".join(i for i in ids if i)
+
+
+@register.simple_tag
+def widget_of(field: forms.BoundField, **attrs) -> SafeString:
+    """The field's input, described (``aria-describedby``) by its help and errors.
+
+    Django describes an input by its help text only when there is one; this also counts a
+    long text's limit and what the widget names itself (e.g. the live supply check).
+    Extra ``attrs`` go on the input.
+    """
+    described = described_by(field)
+    if described and not field.use_fieldset:  # a group is described on its fieldset
+        attrs["aria-describedby"] = described
+    return field.as_widget(attrs=attrs)

@@ -12,6 +12,8 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from campaign import once, selectors, services
@@ -25,14 +27,31 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("dashboard")
     form = SignupForm(posted(request))
+    next_url = _safe_next(request)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             once.claim()  # a new account writes no history: the sign-up form is used here
             user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}! Start by creating your force.")
+        if next_url:  # e.g. the invitation link that brought them here
+            messages.success(request, f"Welcome, {user.username}!")
+            return redirect(next_url)
+        messages.success(
+            request,
+            f"Welcome, {user.username}! First join your campaign with the invitation code "
+            "your organiser gave you; then raise your force in it.",
+        )
         return redirect("dashboard")
-    return render_page(request, "accounts/signup.html", {"form": form})
+    return render_page(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """Where to go after signing up (``next``), if it is a page of this site."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return url if safe else ""
 
 
 @login_required
@@ -56,13 +75,14 @@ def join_campaign(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _join(request: HttpRequest, invitation: selectors.Invitation) -> HttpResponse:
+    """Join, then straight on to raising a force for the campaign."""
     campaign = invitation.campaign
     services.join_campaign(actor=request.user, user=request.user, campaign=campaign)
     if invitation.member:
         messages.info(request, f"You are already in {campaign.name}.")
-    else:
-        messages.success(request, f"You joined {campaign.name}. Create a force to take part.")
-    return redirect(campaign)
+        return redirect(campaign)
+    messages.success(request, f"You joined {campaign.name}. Now raise your force for it.")
+    return redirect(f"{reverse('force_create')}?campaign={campaign.pk}")
 
 
 NOT_SENT = (

@@ -29,7 +29,10 @@ MUSTER = "battles/army_muster.html"
 @require_http_methods(["GET", "POST"])
 @login_required
 def battle_create(request: HttpRequest) -> HttpResponse:
-    form = BattleCreateForm(posted(request), user=request.user)
+    """Start a battle; ``?force=<pk>`` (from a campaign page) picks which of my forces."""
+    force = request.GET.get("force", "")
+    initial = {"force": int(force)} if force.isdigit() else {}
+    form = BattleCreateForm(posted(request), user=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         force = data["force"]

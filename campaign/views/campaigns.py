@@ -53,7 +53,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "campaign": campaign,
         "overview": overview,
-        "has_force": overview.has_force(request.user),
+        "my_forces": overview.forces_of(request.user),
         "invite_url": request.build_absolute_uri(
             reverse("join_campaign", args=[campaign.invite_code])
         ),

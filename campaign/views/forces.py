@@ -1,4 +1,5 @@
-"""Forces: create, the Order of Battle page, edit, banner, history, force requisitions."""
+"""Forces: create, the Order of Battle page, edit, join a campaign, banner, history, force
+requisitions."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from campaign import rules, selectors, services
-from campaign.access import campaigns_for_user, get_force_for_user
+from campaign.access import campaigns_for_user, get_force_for_user, picked_campaign
 from campaign.forms import add_service_errors
-from campaign.forms.forces import BannerForm, ForceCreateForm, ForceDetailsForm
+from campaign.forms.forces import BannerForm, ForceCampaignForm, ForceCreateForm, ForceDetailsForm
 from campaign.models import CrusadeForce
 
 from ._common import (
@@ -31,7 +32,11 @@ DETAIL = "forces/detail.html"
 @require_http_methods(["GET", "POST"])
 @login_required
 def force_create(request: HttpRequest) -> HttpResponse:
-    form = ForceCreateForm(posted(request), campaigns=campaigns_for_user(request.user))
+    """A new force; ``?campaign=<pk>`` (from joining a campaign) starts in that campaign."""
+    chosen = picked_campaign(request.user, request.GET.get("campaign"))
+    form = ForceCreateForm(
+        posted(request), campaigns=campaigns_for_user(request.user), initial={"campaign": chosen}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             force = services.create_force(
@@ -46,7 +51,10 @@ def force_create(request: HttpRequest) -> HttpResponse:
                 f"and {force.rp}RP to spend. Add your first unit.",
             )
             return redirect(force)
-    return render_page(request, "forces/create.html", {"form": form})
+    context = {"form": form, "campaign": chosen}
+    if chosen is not None:
+        context["outside"] = selectors.forces_outside_campaigns(request.user)
+    return render_page(request, "forces/create.html", context)
 
 
 def _detail_context(force: CrusadeForce, can_write: bool, *, fetched=False, **extra) -> dict:
@@ -88,6 +96,36 @@ def force_banner(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(force)
     context = _detail_context(force, can_write, banner_form=form)
     return render_page(request, DETAIL, context, status=400)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def force_campaign(request: HttpRequest, pk: int) -> HttpResponse:
+    """Bring a force raised outside any campaign into one its player has joined."""
+    force, _ = get_force_for_user(request.user, pk, write=True)
+    if force.campaign_id is not None:
+        messages.info(request, f"{force.name} is already in {force.campaign.name}.")
+        return redirect(force)
+    chosen = picked_campaign(request.user, request.GET.get("campaign"))
+    form = ForceCampaignForm(
+        posted(request), campaigns=campaigns_for_user(request.user), initial={"campaign": chosen}
+    )
+    if request.method == "POST" and form.is_valid():
+        campaign = form.cleaned_data["campaign"]
+        try:
+            force = services.bring_force_into_campaign(
+                actor=request.user, force=force, campaign=campaign
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(
+                request,
+                f"{force.name} is now in {campaign.name}: {force.supply_limit} points of "
+                f"Supply Limit and {force.rp}RP. You can start battles against its players.",
+            )
+            return redirect(force)
+    return render_page(request, "forces/campaign.html", {"force": force, "form": form})
 
 
 @require_safe

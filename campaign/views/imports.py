@@ -109,7 +109,8 @@ def _import(request: HttpRequest, force: CrusadeForce | None) -> HttpResponse:
 def _summary(request: HttpRequest, force: CrusadeForce | None) -> HttpResponse:
     source = RosterSourceForm(request.POST)
     if not source.is_valid():
-        return HttpResponse(" ".join(source.non_field_errors()), status=400)
+        context = _context(force, refusal=" ".join(source.non_field_errors()))
+        return render_page(request, f"{PREVIEW}#summary-refused", context, status=400)
     preview = _preview(request, source, force)
     return render_page(request, f"{PREVIEW}#summary", _context(force, preview=preview))
 

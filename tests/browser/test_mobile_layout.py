@@ -121,3 +121,71 @@ def test_it_fits_the_order_of_battle_and_a_card_on_a_phone(page: Page, live_serv
         page.goto(f"{live_server.url}/forces/{force.pk}/")
         (ROOT / "docs").mkdir(exist_ok=True)
         page.screenshot(path=str(ROOT / "docs" / "order-of-battle.png"), full_page=True)
+
+
+LABEL_LINES = """
+    [...document.querySelectorAll('td[data-label]')].map(td => {
+        const label = getComputedStyle(td, '::before');
+        return [td.dataset.label, parseFloat(label.height) / parseFloat(label.lineHeight)];
+    })
+"""
+
+
+def test_it_keeps_each_standings_label_on_one_line_on_a_phone(page: Page, live_server):
+    """Issue 13 item 5: the "Force" label of a long force name no longer wraps to "For / ce"."""
+    player = make_user("aurelian")
+    force, _ = build_force(player)
+    make_force(player=make_user("grukk"), campaign=force.campaign, name="Da Burnin' Waaagh")
+    log_in(page, live_server, "aurelian")
+    page.set_viewport_size({"width": 375, "height": 812})
+
+    page.goto(f"{live_server.url}/campaigns/{force.campaign.pk}/")
+
+    expect(page.get_by_role("link", name=force.name, exact=True)).to_be_visible()
+    wrapped = [(label, lines) for label, lines in page.evaluate(LABEL_LINES) if lines > 1.5]
+    assert wrapped == []
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+
+
+PANELS = """
+    [...document.querySelectorAll('.crusade-card section.panel')].map(panel => {
+        const box = panel.getBoundingClientRect();
+        return [panel.querySelector('h2').firstChild.textContent.trim(), box.left, box.top,
+                box.bottom, box.width];
+    })
+"""
+
+
+def _side_by_side(a, b) -> bool:
+    return a[1] != b[1] and a[2] < b[3] and b[2] < a[3]
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_it_lays_the_crusade_card_out_in_columns_on_a_wide_screen_only(
+    page: Page, live_server, width
+):
+    """Issue 13 item 10: two columns at 1280 px (the card is no longer one long strip), one
+    on a phone."""
+    player = make_user("aurelian")
+    force, captain = build_force(player)
+    for i in range(8):
+        services.update_unit_details(actor=player, unit=captain, notes=f"Note {i}")
+    log_in(page, live_server, "aurelian")
+    page.set_viewport_size({"width": width, "height": 900})
+
+    page.goto(f"{live_server.url}/units/{captain.pk}/")
+
+    expect(page.get_by_role("heading", level=1)).to_have_text(captain.name)
+    panels = {name: (name, *box) for name, *box in page.evaluate(PANELS)}
+    height = page.evaluate("document.documentElement.scrollHeight")
+    print(f"Crusade card at {width}px: {height}px tall")
+    page.screenshot(path=str(artefacts() / f"crusade-card-{width}.png"), full_page=True)
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    if width >= 1280:
+        assert _side_by_side(panels["Card"], panels["Requisitions"])
+        assert _side_by_side(panels["Battle Scars"], panels["Manage"])
+        timeline = panels["Timeline"]
+        assert timeline[4] > 1.5 * panels["Card"][4], "the timeline spans both columns"
+        assert timeline[2] >= max(panel[3] for panel in panels.values() if panel != timeline)
+    else:
+        assert len({panel[1] for panel in panels.values()}) == 1

@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from campaign import rules, services
-from tests.factories import make_force, make_user
+from campaign.models import CrusadeForce
+from tests.factories import make_campaign, make_force, make_user
 
 # Not through the `page` fixture (JavaScript is off here), so marked by hand.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -42,4 +43,35 @@ def test_it_pages_through_history_and_buys_supply_without_javascript(browser: Br
     expect(page.locator(".message--success")).to_contain_text("Supply Limit is now 1200")
     expect(page.locator("#force-summary .supply-limit")).to_have_text("1200")
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    context.close()
+
+
+def test_it_brings_a_force_raised_alone_into_a_campaign_without_javascript(
+    browser: Browser, live_server
+):
+    """Issue 13 item 1: a force raised before joining is not stuck outside the campaign."""
+    player = make_user("varro")
+    force = make_force(player=player, name="The Ashen Host")
+    campaign = make_campaign(name="The Pariah Nexus")
+    rival = make_force(campaign=campaign, name="Red Talons")
+    services.join_campaign(actor=player, user=player, campaign=campaign)
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 800})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label(re.compile(r"^Username\W*$")).fill("varro")
+    page.get_by_label(re.compile(r"^Password\W*$")).fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+    page.goto(f"{live_server.url}/battles/new/")
+    expect(page.get_by_role("checkbox", name=re.compile("Red Talons"))).to_have_count(0)
+    page.get_by_role("link", name="Bring it into a campaign").click()
+    page.get_by_label(re.compile(r"^Campaign\W*$")).select_option(label="The Pariah Nexus")
+    page.get_by_role("button", name="Bring it into the campaign").click()
+
+    expect(page.locator(".message--success")).to_contain_text("is now in The Pariah Nexus")
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    page.goto(f"{live_server.url}/battles/new/")
+    expect(page.get_by_role("checkbox", name=re.compile(rival.name))).to_have_count(1)
+    assert CrusadeForce.objects.get(pk=force.pk).campaign == campaign
     context.close()

@@ -13,6 +13,7 @@ from campaign.rules import (
     RuleError,
     add_rp,
     check_supply,
+    resources_in_campaign,
     rp_refusal,
     supply_refusal,
 )
@@ -105,3 +106,39 @@ def test_it_refuses_a_requisition_the_force_cannot_pay_for_naming_both_amounts()
     assert "2RP" in message
     assert "1RP" in message
     assert rp_refusal(rp=2, cost=2) is None
+
+
+CAMPAIGN = HouseRules(starting_supply_limit=1500, starting_rp=3, rp_cap=6)
+
+
+def test_it_starts_a_force_still_being_raised_again_under_the_campaigns_house_rules():
+    """Decision (R1.2): brought into a campaign before its first battle or requisition, a
+    force starts from the campaign's Supply Limit and RP, as if created there."""
+    assert resources_in_campaign(supply_limit=1000, rp=5, being_raised=True, house=CAMPAIGN) == (
+        1500,
+        3,
+    )
+
+
+@pytest.mark.parametrize(("rp", "kept"), [(2, 2), (6, 6), (9, 6)])
+def test_it_keeps_what_a_seasoned_force_earned_but_loses_rp_above_the_cap(rp, kept):
+    """Decision (R1.5): a force that has fought or spent RP keeps its Supply Limit and RP;
+    RP above the campaign's cap is lost."""
+    assert resources_in_campaign(supply_limit=1400, rp=rp, being_raised=False, house=CAMPAIGN) == (
+        1400,
+        kept,
+    )
+
+
+@RULES
+@given(
+    supply=st.integers(0, 10_000),
+    rp=st.integers(0, 20),
+    cap=st.integers(1, 20),
+    raised=st.booleans(),
+)
+def test_it_never_leaves_a_force_above_the_campaigns_rp_cap(supply, rp, cap, raised):
+    """R1.5 as a law: whatever the force brings, its RP fits the campaign's cap."""
+    house = HouseRules(starting_rp=min(3, cap), rp_cap=cap)
+    _, kept = resources_in_campaign(supply_limit=supply, rp=rp, being_raised=raised, house=house)
+    assert 0 <= kept <= cap

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 
 from campaign import rules, services
 from campaign.models import CrusadeForce, HistoryEntry, Unit
-from tests.factories import make_campaign, make_force, make_user, reload
+from tests.factories import make_campaign, make_force, make_unit, make_user, reload
 from tests.services.cards import ASTRA, commissar, dreir, krieg_force, krieg_squad
 from tests.services.checks import database_state, latest_history, refused
 from tests.services.earned import grant_trait, old_scars, set_rp, set_xp
@@ -402,3 +402,102 @@ def test_it_makes_a_force_for_a_player_with_another_faction():
     force = make_force(campaign=campaign, faction="Adeptus Custodes", name="Shield Host")
 
     assert reload(force).faction == "Adeptus Custodes"
+
+
+# ----------------------------------------------------- bringing a force into a campaign
+
+
+def _raised_alone(**extra) -> CrusadeForce:
+    """A force its player raised before joining any campaign (rulebook numbers)."""
+    return make_force(name="The Ashen Host", **extra)
+
+
+def test_it_brings_a_force_raised_alone_into_a_campaign_under_its_house_rules():
+    """Decision (R1.2, R1.5): a force still being raised starts again from the campaign's
+    starting Supply Limit and RP, as if created there, and takes its RP cap."""
+    force = _raised_alone()
+    make_unit(force, name="Squad Dorn", points=300)
+    campaign = make_campaign(starting_supply_limit=1500, starting_rp=3, rp_cap=6)
+    services.join_campaign(actor=force.player, user=force.player, campaign=campaign)
+
+    services.bring_force_into_campaign(actor=force.player, force=force, campaign=campaign)
+
+    force = reload(force)
+    assert force.campaign == campaign
+    assert (force.supply_limit, force.rp, force.rp_cap, force.supply_used) == (1500, 3, 6, 300)
+    entry = latest_history("force_joined_campaign", force=force)
+    assert entry.summary == f"The Ashen Host joined {campaign.name}"
+    assert entry.changes == {
+        "campaign": [None, campaign.name],
+        "supply_limit": [1000, 1500],
+        "rp": [5, 3],
+        "rp_cap": [10, 6],
+    }
+    assert entry.campaign == campaign and entry.actor == force.player
+
+
+def test_it_brings_the_forces_earlier_history_into_the_campaign_for_its_organisers():
+    """Every change keeps a history row the campaign's organisers can see (style rule 4)."""
+    force = _raised_alone()
+    make_unit(force, name="Squad Dorn")
+    campaign = make_campaign()
+    services.join_campaign(actor=force.player, user=force.player, campaign=campaign)
+
+    services.bring_force_into_campaign(actor=force.player, force=force, campaign=campaign)
+
+    assert force.history.count() == 3
+    assert set(force.history.values_list("campaign", flat=True)) == {campaign.pk}
+
+
+def test_it_keeps_what_a_force_earned_in_battle_but_loses_rp_above_the_campaigns_cap():
+    """Decision (R1.5): a force that has fought keeps its Supply Limit and RP, capped."""
+    force = krieg_force()
+    captain = commissar(force, "Commissar Raab")
+    fight([captain])
+    set_rp(force, 9)
+    campaign = make_campaign(starting_supply_limit=1500, starting_rp=3, rp_cap=6)
+    services.join_campaign(actor=force.player, user=force.player, campaign=campaign)
+
+    services.bring_force_into_campaign(actor=force.player, force=force, campaign=campaign)
+
+    force = reload(force)
+    assert (force.supply_limit, force.rp, force.rp_cap, force.battle_tally) == (1000, 6, 6, 1)
+    assert latest_history("force_joined_campaign").changes["rp"] == [9, 6]
+
+
+def test_it_refuses_a_campaign_the_player_has_not_joined():
+    force = _raised_alone()
+    campaign = make_campaign()
+
+    with refused("Join the campaign before bringing a force into it."):
+        services.bring_force_into_campaign(actor=force.player, force=force, campaign=campaign)
+
+
+def test_it_refuses_a_force_that_is_already_in_a_campaign():
+    first, second = make_campaign(name="Vigilus"), make_campaign(name="Pariah Nexus")
+    force = make_force(campaign=first, name="The Ashen Host")
+    services.join_campaign(actor=force.player, user=force.player, campaign=second)
+
+    with refused("The Ashen Host is already in Vigilus."):
+        services.bring_force_into_campaign(actor=force.player, force=force, campaign=second)
+
+
+def test_it_refuses_a_force_in_a_battle_that_is_not_over():
+    force = _raised_alone()
+    services.start_battle(actor=force.player, force=force, battle_size="Incursion")
+    campaign = make_campaign()
+    services.join_campaign(actor=force.player, user=force.player, campaign=campaign)
+
+    with refused(containing=["is in a battle that has not been recorded yet"]):
+        services.bring_force_into_campaign(actor=force.player, force=force, campaign=campaign)
+
+
+def test_it_refuses_units_that_dont_fit_the_campaigns_starting_supply_limit():
+    """R1.3: Supply Used may never exceed the Supply Limit, not even on joining."""
+    force = _raised_alone()
+    make_unit(force, name="Squad Dorn", points=600)
+    campaign = make_campaign(starting_supply_limit=500)
+    services.join_campaign(actor=force.player, user=force.player, campaign=campaign)
+
+    with refused(containing=["uses 600 points, more than the 500-point Supply Limit"]):
+        services.bring_force_into_campaign(actor=force.player, force=force, campaign=campaign)

@@ -78,6 +78,11 @@ CALLS: dict[str, Callable[[World], object]] = {
     "create_force": lambda w: services.create_force(
         actor=w.actor, player=w.actor, name="Cadian 8th", faction="Astra Militarum"
     ),
+    "bring_force_into_campaign": lambda w: services.bring_force_into_campaign(
+        actor=w.actor,
+        force=krieg_force(player=w.actor, name="Cadian 8th"),
+        campaign=w.campaign,
+    ),
     "update_force_details": lambda w: services.update_force_details(
         actor=w.actor, force=w.force, goals="Take the Citadel"
     ),

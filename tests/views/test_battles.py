@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from campaign import rules, services
 from campaign.models import Battle, BattleUnit, HistoryEntry, OutOfActionTest
-from tests.factories import make_force, make_unit, reload
+from tests.factories import make_campaign, make_force, make_unit, make_user, reload
 
 from .helpers import count_queries, past_battles, record, set_table, texts
 
@@ -271,7 +271,7 @@ def test_it_shows_only_my_sides_units_on_the_record_form(client, table):
 
     html = client.get(reverse("army_record", args=[table.mine.pk])).content.decode()
 
-    assert "Squad Helix was destroyed" in html
+    assert '<span class="visually-hidden">Squad Helix was </span>' in html
     assert "Captain Rhal" not in html and "Squad Kade" not in html
     assert "Result for Iron Wolves" in html and "Result for Red Talons" not in html
 
@@ -452,3 +452,77 @@ def test_it_gives_an_attached_units_kills_to_one_of_its_two_units_on_the_form(cl
     assert "fought as one Attached unit" in both.content.decode()
     assert one.status_code == 302
     assert reload(bodyguard).enemy_units_destroyed == 2
+
+
+def test_it_starts_a_battle_with_the_force_a_campaign_page_names(client):
+    player = make_user()
+    make_force(player=player, campaign=make_campaign(), name="A First Force")
+    second = make_force(player=player, campaign=make_campaign(), name="B Second Force")
+    client.force_login(player)
+
+    named = client.get(reverse("battle_create"), {"force": second.pk})
+
+    assert named.context["form"]["force"].value() == second.pk
+    assert f'<option value="{second.pk}" selected>' in named.content.decode()
+
+
+def test_it_shows_a_force_outside_any_campaign_the_way_to_opponents(client):
+    """Issue 13 item 1: no dead end when a newcomer's force has no campaign yet."""
+    player = make_user()
+    alone = make_force(player=player, name="The Ashen Host")
+    client.force_login(player)
+
+    page = client.get(reverse("battle_create")).content.decode()
+
+    assert "No other forces in your campaigns yet" not in page
+    assert f'href="{reverse("force_campaign", args=[alone.pk])}"' in page
+
+
+def test_it_shows_each_units_kills_and_each_result_on_the_battle_page(client, table):
+    """Issue 13 item 7: what each unit destroyed, and a badge per result."""
+    outcomes = {
+        entry.pk: services.UnitOutcome(enemy_units_destroyed=2 if entry.unit == table.squad else 1)
+        for entry in table.mine.army.all()
+    }
+    services.record_battle_end(
+        battle=table.battle,
+        results={table.mine.pk: "win", table.theirs.pk: "loss"},
+        outcomes=outcomes,
+    )
+    client.force_login(table.member)
+
+    page = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
+
+    assert page.count('<span class="army__kills">2 enemy units destroyed</span>') == 1
+    assert page.count('<span class="army__kills">1 enemy unit destroyed</span>') == 1
+    assert page.count('<span class="army__kills">0 enemy units destroyed</span>') == 2
+    assert '<span class="badge badge--result badge--win">Victory</span>' in page
+    assert '<span class="badge badge--result badge--loss">Defeat</span>' in page
+
+
+def test_it_counts_empty_boxes_of_the_record_form_as_nothing_happened(client, table):
+    """Issue 13 item 8: on a phone only what happened is typed; a reason without bonus XP
+    (its box hidden) is dropped rather than kept."""
+    client.force_login(table.owner)
+    data = {"result": "win", "marked": "", "preview": "1"}
+    for entry in table.mine.army.all():
+        data |= {f"kills_{entry.pk}": "", f"bonus_{entry.pk}": "", f"reason_{entry.pk}": "Typo"}
+
+    response = client.post(reverse("army_record", args=[table.mine.pk]), data)
+
+    assert response.status_code == 200
+    outcomes = response.context["form"].service_kwargs()["outcomes"].values()
+    assert {(o.enemy_units_destroyed, o.bonus_xp, o.bonus_xp_reason) for o in outcomes} == {
+        (0, 0, "")
+    }
+    assert "Confirm and record" in response.content.decode()
+
+
+def test_it_asks_why_next_to_the_bonus_xp_of_a_unit(client, table):
+    squad = table.mine.army.get(unit=table.squad)
+
+    response = _post_record(client, table, preview="1", **{f"bonus_{squad.pk}": 2})
+
+    html = response.content.decode()
+    assert "Say why it earned bonus XP." in html
+    assert f'aria-describedby="id_reason_{squad.pk}_error"' in html

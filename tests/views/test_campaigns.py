@@ -120,3 +120,29 @@ def test_it_loads_the_campaign_overview_in_constant_queries(client):
     large = _campaign_with(forces=5, units=20, battles=4)  # 100 units
 
     assert _queries(client, small) == _queries(client, large)
+
+
+def test_it_puts_start_a_battle_at_the_top_of_the_campaign_page(client):
+    """Issue 13 item 6: a prominent button before the standings, with my force chosen."""
+    campaign = _campaign_with(forces=2, units=1, battles=0)
+    mine = campaign.forces.order_by("pk").first()
+    client.force_login(mine.player)
+
+    page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+
+    button = f'class="button button--big" href="{reverse("battle_create")}?force={mine.pk}"'
+    assert button in page
+    assert page.index(button) < page.index('id="standings-heading"')
+
+
+def test_it_offers_a_member_without_a_force_to_raise_one_at_the_top(client):
+    campaign = _campaign_with(forces=2, units=1, battles=0)
+    member = make_user()
+    services.join_campaign(actor=member, user=member, campaign=campaign)
+    client.force_login(member)
+
+    page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+
+    create = f'href="{reverse("force_create")}?campaign={campaign.pk}"'
+    assert page.index(create) < page.index('id="standings-heading"')
+    assert reverse("battle_create") not in page

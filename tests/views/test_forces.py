@@ -6,11 +6,25 @@ from django.utils.html import escape
 
 from campaign import rules, services
 from campaign.models import CrusadeForce, HistoryEntry, RequisitionPurchase
-from tests.factories import make_character, make_force, make_unit, reload
+from tests.factories import (
+    make_campaign,
+    make_character,
+    make_force,
+    make_unit,
+    make_user,
+    reload,
+)
 
 from .helpers import count_queries, texts
 
 pytestmark = pytest.mark.django_db
+
+
+def make_campaign_for(player, **house_rules):
+    """Another campaign the player has joined."""
+    campaign = make_campaign(**house_rules)
+    services.join_campaign(actor=player, user=player, campaign=campaign)
+    return campaign
 
 
 # force_create
@@ -53,6 +67,132 @@ def test_it_shows_errors_for_a_force_without_a_name(client, outsider):
     response = client.post(reverse("force_create"), {"name": "", "faction": "Orks"})
     assert response.status_code == 200
     assert response.context["form"].errors["name"]
+
+
+def test_it_starts_the_new_force_in_the_campaign_a_link_names(client, member, campaign):
+    """Issue 13 item 2: ``/forces/new/?campaign=<pk>`` opens with that campaign chosen."""
+    make_campaign_for(member)
+    client.force_login(member)
+
+    response = client.get(reverse("force_create"), {"campaign": campaign.pk})
+
+    assert response.context["form"]["campaign"].value() == campaign.pk
+    assert f'<option value="{campaign.pk}" selected>' in response.content.decode()
+
+
+def test_it_starts_the_new_force_in_the_players_only_campaign(client, member, campaign):
+    client.force_login(member)
+
+    response = client.get(reverse("force_create"))
+
+    assert response.context["form"]["campaign"].value() == campaign.pk
+
+
+def test_it_chooses_no_campaign_a_link_names_that_the_player_is_not_in(client, outsider, campaign):
+    client.force_login(outsider)
+
+    response = client.get(reverse("force_create"), {"campaign": campaign.pk})
+
+    assert response.context["form"]["campaign"].value() is None
+    assert campaign.name not in response.content.decode()
+
+
+def test_it_offers_to_bring_a_force_raised_alone_into_the_campaign_just_joined(
+    client, member, campaign
+):
+    alone = make_force(player=member, name="The Ashen Host")
+    client.force_login(member)
+
+    page = client.get(reverse("force_create"), {"campaign": campaign.pk}).content.decode()
+
+    url = reverse("force_campaign", args=[alone.pk])
+    assert f'href="{url}?campaign={campaign.pk}"' in page
+    assert f"Bring The Ashen Host into {escape(campaign.name)}" in page
+
+
+def test_it_starts_a_new_force_in_no_campaign_for_a_player_in_none(client):
+    player = make_user()
+    client.force_login(player)
+
+    response = client.get(reverse("force_create"))
+
+    assert response.context["form"]["campaign"].value() is None
+    assert "Already raised a force?" not in response.content.decode()
+
+
+# force_campaign: bring a force raised outside any campaign into one
+
+
+def test_it_brings_a_force_raised_alone_into_a_campaign_the_player_joined(client, member, campaign):
+    """Issue 13 item 1: the newcomer's force raised before joining is no longer stuck."""
+    alone = make_force(player=member, name="The Ashen Host")
+    client.force_login(member)
+    url = reverse("force_campaign", args=[alone.pk])
+
+    page = client.get(url, {"campaign": campaign.pk})
+    response = client.post(url, {"campaign": campaign.pk})
+
+    assert page.context["form"]["campaign"].value() == campaign.pk
+    assert response.status_code == 302 and response.url == reverse("force_detail", args=[alone.pk])
+    assert reload(alone).campaign == campaign
+    assert texts(response) == [
+        f"The Ashen Host is now in {campaign.name}: 1000 points of Supply Limit and 5RP. "
+        "You can start battles against its players."
+    ]
+    assert HistoryEntry.objects.filter(action="force_joined_campaign", force=alone).exists()
+
+
+def test_it_shows_why_a_force_cant_join_next_to_the_campaign(client, member):
+    campaign = make_campaign_for(member, starting_supply_limit=500)
+    alone = make_force(player=member, name="The Ashen Host")
+    make_unit(alone, points=600)
+    client.force_login(member)
+
+    response = client.post(reverse("force_campaign", args=[alone.pk]), {"campaign": campaign.pk})
+
+    assert response.status_code == 200
+    assert "more than the 500-point Supply Limit" in response.content.decode()
+    assert reload(alone).campaign is None
+
+
+def test_it_refuses_a_campaign_the_player_is_not_in(client, outsider, campaign):
+    alone = make_force(player=outsider)
+    client.force_login(outsider)
+
+    response = client.post(reverse("force_campaign", args=[alone.pk]), {"campaign": campaign.pk})
+
+    assert "campaign" in response.context["form"].errors
+    assert reload(alone).campaign is None
+
+
+def test_it_sends_a_force_already_in_a_campaign_back_to_its_page(client, owner, force):
+    client.force_login(owner)
+
+    response = client.get(reverse("force_campaign", args=[force.pk]))
+
+    assert response.url == reverse("force_detail", args=[force.pk])
+    assert texts(response) == [f"Iron Crusade is already in {force.campaign.name}."]
+
+
+def test_it_points_the_edit_page_and_the_order_of_battle_to_a_campaign(client, outsider):
+    """Issue 13 item 1: a force outside any campaign says how to bring it into one."""
+    alone = make_force(player=outsider, name="Lone")
+    client.force_login(outsider)
+    url = reverse("force_campaign", args=[alone.pk])
+
+    for page in (reverse("force_edit", args=[alone.pk]), reverse("force_detail", args=[alone.pk])):
+        html = client.get(page).content.decode()
+        assert f'href="{url}"' in html, page
+        assert "t in a campaign yet" in html, page
+
+
+def test_it_names_the_campaign_on_the_edit_page_of_a_force_in_one(client, owner, force):
+    client.force_login(owner)
+
+    html = client.get(reverse("force_edit", args=[force.pk])).content.decode()
+
+    assert reverse("force_campaign", args=[force.pk]) not in html
+    assert f'is in <a href="{reverse("campaign_detail", args=[force.campaign.pk])}"' in html
 
 
 def test_it_sends_anonymous_visitors_to_log_in(client, force):
@@ -181,6 +321,21 @@ def test_it_lists_history_with_numbers_before_and_after(client, member, force, o
     assert "Supply limit" in body
     assert "1000 → 1200" in body
     assert "owner" in body
+
+
+def test_it_names_xp_and_rp_as_players_write_them_in_the_history(client, owner, force, unit):
+    """Issue 13 item 7: "XP", never "Xp"."""
+    services.correct_unit(actor=owner, unit=unit, reason="Paper roster", xp=5)
+    services.correct_force(actor=owner, force=force, reason="Paper roster", rp=2)
+    client.force_login(owner)
+
+    body = client.get(reverse("force_history", args=[force.pk])).content.decode()
+
+    assert (
+        '<span class="changes__what">XP</span> <span class="changes__numbers">0 → 5</span>' in body
+    )
+    assert '<span class="changes__what">RP</span>' in body
+    assert "Xp" not in body and ">Rp<" not in body
 
 
 def _history(force, count: int) -> None:

@@ -388,3 +388,16 @@ def test_it_reads_and_previews_a_2000_point_list_quickly(client, player):
     print(f"parse + preview of a 1985-point list: {took * 1000:.0f} ms")
 
     assert took < 2
+
+
+def test_it_shows_an_expired_list_in_the_live_summary(client, player):
+    """A refused live check still answers with the summary region, saying why (a 400 is
+    swapped in by htmx, so the refusal shows where the totals were)."""
+    data = answers(preview(client, PLAGUE)) | {"roster": "stale-or-changed"}
+
+    response = client.post(reverse("force_import_check"), data, HTTP_HX_REQUEST="true")
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert page.lstrip().startswith('<section id="import-summary"')
+    assert 'role="alert"' in page and "Start again" in page

@@ -47,6 +47,8 @@ EXPECTED = {
     "force_create": SIGNED_IN,
     "force_detail": READ,
     "force_edit": WRITE,
+    # The owner's force is in a campaign already: the page sends them back to it.
+    "force_campaign": (LOGIN, NF, F, "redirect", F, F),
     "force_banner": POST_ONLY,
     "force_history": READ,
     "force_print": READ,
@@ -163,6 +165,7 @@ def world():
             "campaign_detail": {"pk": campaign.pk},
             "force_detail": {"pk": force.pk},
             "force_edit": {"pk": force.pk},
+            "force_campaign": {"pk": force.pk},
             "force_banner": {"pk": force.pk},
             "force_history": {"pk": force.pk},
             "force_print": {"pk": force.pk},
@@ -214,6 +217,7 @@ def test_it_answers_each_role_as_the_access_table_says(client, world, name):
     "name",
     [
         "force_edit",
+        "force_campaign",
         "unit_edit",
         "unit_remove",
         "unit_requisition",

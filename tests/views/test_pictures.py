@@ -163,3 +163,26 @@ def test_it_forbids_a_member_from_uploading_to_someone_elses_unit(client, unit):
     response = upload(client, unit, "squad.jpg", rotated_jpeg())
     assert response.status_code == 404
     assert not reload(unit).picture
+
+
+def test_it_marks_neither_picture_upload_as_required(client, owner, unit):
+    """Issue 13 item 7: a picture is optional, so no asterisk on the card or the banner."""
+    client.force_login(owner)
+
+    for url in (
+        reverse("unit_detail", args=[unit.pk]),
+        reverse("force_detail", args=[unit.force.pk]),
+    ):
+        html = client.get(url).content.decode()
+        label = html[html.index('<label for="id_picture">') :]
+        label = label[: label.index("</label>")]
+        assert "*" not in label, url
+        assert "Optional." in html, url
+
+
+def test_it_asks_for_a_picture_when_the_upload_has_none(client, owner, unit):
+    client.force_login(owner)
+
+    response = client.post(reverse("unit_picture", args=[unit.pk]), {})
+
+    assert_refused(response, unit, "Choose a picture to upload first.")
