@@ -80,3 +80,12 @@ def widget_of(field: forms.BoundField, **attrs) -> SafeString:
     if described and not field.use_fieldset:  # a group is described on its fieldset
         attrs["aria-describedby"] = described
     return field.as_widget(attrs=attrs)
+
+
+@register.simple_tag(takes_context=True)
+def page_link(context, number: int, param: str = "page") -> str:
+    """The query string of this page with ``param`` set to ``number``: a link to another
+    page of one list that keeps the page the other lists are on."""
+    query = context["request"].GET.copy()
+    query[param] = number
+    return "?" + query.urlencode()

@@ -28,9 +28,10 @@ def posted_value(request: HttpRequest, name: str) -> str:
     return request.POST.get(name, "") if request.method == "POST" else ""
 
 
-def page_number(request: HttpRequest) -> str | None:
-    """The ``?page=`` a paginated list was asked for (the paginator checks it)."""
-    return request.GET.get("page")
+def page_number(request: HttpRequest, param: str = "page") -> str | None:
+    """The ``?page=`` (or other ``param``) a paginated list was asked for (the paginator
+    checks it)."""
+    return request.GET.get(param)
 
 
 def _with_labels(context: dict) -> dict:

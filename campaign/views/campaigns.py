@@ -49,11 +49,17 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 @login_required
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, can_write = get_campaign_for_user(request.user, pk)
-    overview = selectors.campaign_overview(campaign, can_write=can_write, page=page_number(request))
+    overview = selectors.campaign_overview(
+        campaign,
+        user=request.user,
+        can_write=can_write,
+        page=page_number(request),
+        standings_page=page_number(request, "standings"),
+    )
     context = {
         "campaign": campaign,
         "overview": overview,
-        "my_forces": overview.forces_of(request.user),
+        "my_forces": overview.my_forces,
         "invite_url": request.build_absolute_uri(
             reverse("join_campaign", args=[campaign.invite_code])
         ),

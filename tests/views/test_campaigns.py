@@ -146,3 +146,58 @@ def test_it_offers_a_member_without_a_force_to_raise_one_at_the_top(client):
     create = f'href="{reverse("force_create")}?campaign={campaign.pk}"'
     assert page.index(create) < page.index('id="standings-heading"')
     assert reverse("battle_create") not in page
+
+
+def test_it_shows_the_standings_twenty_forces_at_a_time_with_places_and_mine_marked(client):
+    """A league of 25: the page shows the first 20 ranked by the rules, the next page the
+    rest (places 21 to 25); the battle list keeps its own page in the links."""
+    campaign = make_campaign()
+    forces = [make_force(campaign=campaign, name=f"Force {n:02}") for n in range(25)]
+    mine = forces[22]
+    client.force_login(mine.player)
+    url = reverse("campaign_detail", args=[campaign.pk])
+
+    first = client.get(url)
+    second = client.get(url, {"standings": 2, "page": 3})
+
+    assert [s.position for s in first.context["overview"].standings] == list(range(1, 21))
+    later = second.context["overview"].standings
+    assert [(s.position, s.force) for s in later] == list(enumerate(forces[20:], start=21))
+    assert 'href="?standings=2"' in first.content.decode()
+    assert 'href="?standings=1&amp;page=3"' in second.content.decode()
+    assert second.content.decode().count('class="table__row--mine"') == 1
+    assert "table__row--mine" not in first.content.decode()
+    assert first.context["my_forces"] == [mine]  # the Start a battle button still finds it
+
+
+def test_it_lists_organisers_and_members_still_without_a_force(client):
+    """Players with forces are in the standings; the members list names the others."""
+    organiser = make_user("marshal", is_staff=True)
+    campaign = make_campaign(organiser=organiser)
+    make_force(campaign=campaign, player=make_user("ready"))
+    waiting = make_user("waiting")
+    services.join_campaign(actor=waiting, user=waiting, campaign=campaign)
+    client.force_login(waiting)
+
+    response = client.get(reverse("campaign_detail", args=[campaign.pk]))
+
+    members = [m.user.username for m in response.context["overview"].members]
+    assert members == ["marshal", "waiting"]
+    assert "3 members." in response.content.decode()
+
+
+def test_it_reads_a_later_page_of_standings_in_constant_queries(client):
+    """Past page 1 the chart's leaders are one more query, whatever the league's size."""
+    small, large = make_campaign(), make_campaign()
+    for campaign, size in ((small, 21), (large, 60)):
+        for _ in range(size):
+            make_force(campaign=campaign)
+    counts = []
+    for campaign in (small, large):
+        client.force_login(campaign.forces.first().player)
+        with CaptureQueriesContext(connection) as queries:
+            url = reverse("campaign_detail", args=[campaign.pk])
+            assert client.get(url, {"standings": 2}).status_code == 200
+        counts.append(len(queries))
+
+    assert counts[0] == counts[1]
