@@ -137,8 +137,10 @@ AUTH_PASSWORD_VALIDATORS = [
 # Nothing is kept in one process's memory, so several app processes (or machines) behind
 # one load balancer behave as one: sessions live in the database, messages in a cookie
 # (or the session). Django's cache (each process's own memory) holds only pictures of
-# Crusade cards, each under a hash of what it shows: a process never serves one stale,
-# it only draws each version once itself. About 0.1 to 0.3 MB a card, 200 at most.
+# Crusade cards, each under a hash of what it shows, and the long tables of the Order of
+# Battle and campaign pages, each under the newest history row of what it shows
+# (`selectors.versions`): a process never serves one stale, it only builds each version
+# once itself. About 0.1 to 0.3 MB a card, 200 at most; tables are smaller.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 MESSAGE_STORAGE = "django.contrib.messages.storage.fallback.FallbackStorage"
 CACHES = {
@@ -146,7 +148,12 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "crusade",
         "OPTIONS": {"MAX_ENTRIES": 200},
-    }
+    },
+    "template_fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "crusade-fragments",
+        "OPTIONS": {"MAX_ENTRIES": 1000},
+    },
 }
 
 LOGIN_URL = "login"

@@ -53,6 +53,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             )
 
 
+@pytest.fixture(autouse=True)
+def _empty_caches() -> Iterator[None]:
+    """Each test starts with empty caches: a test database gives the next test the same
+    ids (and history versions) again, so what one test cached must not show in another."""
+    from django.core.cache import caches
+
+    for cache in caches.all():
+        cache.clear()
+    yield
+
+
 @pytest.fixture(scope="session")
 def playwright() -> Iterator["Playwright"]:
     from playwright.sync_api import sync_playwright

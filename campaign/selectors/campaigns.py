@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.core.paginator import Page
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
-from campaign import rules
+from campaign import charts, rules
 from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, Membership
 
 from .charts import StandingsHistory, standings_history
 from .paging import paginate
+from .versions import campaign_version
 
 BATTLES_PER_PAGE = 10
 STANDINGS_PER_PAGE = 20
@@ -43,25 +45,81 @@ class Standing:
 
 @dataclass(frozen=True)
 class CampaignOverview:
+    """The campaign page. Its lists are read only when the page builds them: the page
+    caches them under `version`, the campaign's newest history row, so looking again costs
+    a few queries whatever the size of the league."""
+
     campaign: Campaign
     can_write: bool
     """The user organises the campaign (they change it in the admin)."""
-    members: list[Membership]
-    """Organisers, and members who have not raised a force here yet (the others are in
-    the standings, with their forces)."""
-    member_count: int
-    standings_page: Page
-    standings: list[Standing]
-    """This page of the standings."""
     my_forces: list[CrusadeForce]
     """The user's own forces in the campaign, wherever they stand."""
-    battles: Page
-    standings_history: StandingsHistory | None = None
-    """The top forces' wins over time (a chart), once any of them has won."""
+    version: int
+    page: int | str | None = None
+    standings_page_number: int | str | None = None
+    per_page: int = BATTLES_PER_PAGE
+
+    @cached_property
+    def _forces(self):
+        # The forces' stored totals, ranked by the database as the rules order standings.
+        return self.campaign.forces.select_related("player").order_by(*rules.STANDINGS_ORDER)
+
+    @cached_property
+    def standings_page(self) -> Page:
+        return paginate(self._forces, self.standings_page_number, per_page=STANDINGS_PER_PAGE)
+
+    @cached_property
+    def standings(self) -> list[Standing]:
+        """This page of the standings."""
+        shown = self.standings_page
+        return [
+            Standing(force, force.crusade_points, force.unit_count, shown.start_index() + i)
+            for i, force in enumerate(shown.object_list)
+        ]
+
+    @cached_property
+    def standings_history(self) -> StandingsHistory | None:
+        """The top forces' wins over time (a chart), once any of them has won."""
+        if self.standings_page.number == 1:
+            leaders = self.standings
+        else:
+            leaders = [Standing(force, 0, 0) for force in self._forces[: charts.MOST_LINES]]
+        return standings_history(leaders)
+
+    @cached_property
+    def members(self) -> list[Membership]:
+        """Organisers, and members who have not raised a force here yet (the others are
+        in the standings, with their forces)."""
+        forces = CrusadeForce.objects.filter(campaign=self.campaign, player=OuterRef("user"))
+        return list(
+            self.campaign.memberships.select_related("user")
+            .filter(Q(role=Membership.Role.ORGANISER) | ~Exists(forces))
+            .order_by("role", "user__username")
+        )
+
+    @cached_property
+    def member_count(self) -> int:
+        return self.campaign.memberships.count()
+
+    @cached_property
+    def battles(self) -> Page:
+        battles = (
+            self.campaign.battles.exclude(
+                status__in=[Battle.Status.VOIDED, Battle.Status.CANCELLED]
+            )
+            .prefetch_related(Prefetch("participants", queryset=sides_shown()))
+            .order_by("-date", "-pk")
+        )
+        return paginate(battles, self.page, per_page=self.per_page)
 
     @property
     def recent_battles(self) -> list[Battle]:
         return list(self.battles.object_list)
+
+    @property
+    def my_force_ids(self) -> list[int]:
+        """What the cached page shows differently for this user (their forces marked)."""
+        return [force.pk for force in self.my_forces]
 
 
 def campaign_overview(
@@ -75,37 +133,18 @@ def campaign_overview(
 ) -> CampaignOverview:
     """Members, a page of standings (and the top forces' wins over time) and a page of
     battles in a fixed number of queries, and a fixed number of rows whatever the size of
-    the league."""
-    forces = campaign.forces.select_related("player").order_by(*rules.STANDINGS_ORDER)
-    # The forces' stored totals, ranked by the database as the rules order standings.
-    shown = paginate(forces, standings_page, per_page=STANDINGS_PER_PAGE)
-    standings = [
-        Standing(force, force.crusade_points, force.unit_count, shown.start_index() + i)
-        for i, force in enumerate(shown.object_list)
-    ]
-    leaders = standings if shown.number == 1 else [Standing(f, 0, 0) for f in forces[:8]]
-    has_forces = CrusadeForce.objects.filter(campaign=campaign, player=OuterRef("user"))
-    members = (
-        campaign.memberships.select_related("user")
-        .filter(Q(role=Membership.Role.ORGANISER) | ~Exists(has_forces))
-        .order_by("role", "user__username")
-    )
-    mine = list(forces.filter(player_id=user.pk)) if user and user.is_authenticated else []
-    battles = (
-        campaign.battles.exclude(status__in=[Battle.Status.VOIDED, Battle.Status.CANCELLED])
-        .prefetch_related(Prefetch("participants", queryset=sides_shown()))
-        .order_by("-date", "-pk")
-    )
+    the league; two queries when the page has them cached."""
+    mine = []
+    if user is not None and user.is_authenticated:
+        mine = list(campaign.forces.filter(player_id=user.pk).order_by("name"))
     return CampaignOverview(
         campaign=campaign,
         can_write=can_write,
-        members=list(members),
-        member_count=campaign.memberships.count(),
-        standings_page=shown,
-        standings=standings,
         my_forces=mine,
-        battles=paginate(battles, page, per_page=per_page),
-        standings_history=standings_history(leaders),
+        version=campaign_version(campaign.pk),
+        page=page,
+        standings_page_number=standings_page,
+        per_page=per_page,
     )
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from django import forms, template
-from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import SafeString
+from django.urls import reverse
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 from campaign import once as form_once
+from campaign import rules
 
 register = template.Library()
 
@@ -89,3 +91,81 @@ def page_link(context, number: int, param: str = "page") -> str:
     query = context["request"].GET.copy()
     query[param] = number
     return "?" + query.urlencode()
+
+
+@register.simple_tag
+def unit_badges(unit) -> SafeString:
+    """A card's rank, honours (relics marked) and scars as a list of badges.
+
+    Built here rather than in an included template: the Order of Battle shows it for
+    every card, and an include per card costs several times as much.
+    """
+    badges = []
+    if not unit.no_xp:
+        badges.append(("badge--rank", "", unit.rank.label))
+    if unit.legendary_veteran:
+        badges.append(("badge--veteran", "", rules.Requisition.LEGENDARY_VETERANS.label))
+    for honour in unit.active_honours():
+        relic = honour.category == rules.HonourCategory.CRUSADE_RELIC
+        kind = "badge--honour badge--relic" if relic else "badge--honour"
+        badges.append((kind, honour.get_category_display(), honour.name))
+    for held in unit.active_scars():
+        badges.append(("badge--scar", "Battle Scar", held.name))
+    items = format_html_join(
+        "",
+        '<li><span class="badge {}"{}>{}</span></li>',
+        (
+            (kind, format_html(' title="{}"', title) if title else "", text)
+            for kind, title, text in badges
+        ),
+    )
+    return format_html(
+        '<ul class="badges" aria-label="Rank, honours and scars of {}">{}</ul>', unit.name, items
+    )
+
+
+NO_THUMBNAIL = mark_safe('<span class="thumb-empty" aria-hidden="true"></span>')
+NOT_IN_SUPPLY = " · not counted in supply"
+
+
+@register.simple_tag
+def order_of_battle_row(row) -> SafeString:
+    """One card's row of the Order of Battle table (a `selectors.UnitRow`): picture,
+    name and datasheet with what waits for it, points, XP, Crusade points and badges.
+
+    In Python rather than in the page's template: the table has a row per card, and a
+    template row costs several times as much to render (see `make bench`).
+    """
+    unit = row.unit
+    thumb = (
+        format_html(
+            '<img src="{}" alt="" width="48" height="48" loading="lazy">', unit.thumbnail.url
+        )
+        if unit.thumbnail
+        else NO_THUMBNAIL
+    )
+    waiting = [
+        (reverse("promotion_settle", args=[p.pk]), "Promotion to settle")
+        for p in row.pending_promotions
+    ] + [(reverse("out_of_action", args=[t.pk]), "Out of Action test") for t in row.pending_tests]
+    return format_html(
+        "<tr>"
+        '<td class="oob-table__thumb">{}</td>'
+        '<td class="oob-table__name"><a href="{}">{}</a>'
+        '<span class="oob-table__datasheet">{}{}</span>{}</td>'
+        '<td class="num" data-label="Points">{}</td>'
+        '<td class="num" data-label="XP">{}</td>'
+        '<td class="num" data-label="Crusade points">{}</td>'
+        '<td class="oob-table__badges">{}</td>'
+        "</tr>",
+        thumb,
+        unit.get_absolute_url(),
+        unit.name,
+        unit.datasheet,
+        "" if unit.counts_towards_supply else NOT_IN_SUPPLY,
+        format_html_join("", ' <a class="badge badge--warn" href="{}">{}</a>', waiting),
+        unit.points,
+        unit.xp_display,
+        unit.crusade_points,
+        unit_badges(unit),
+    )

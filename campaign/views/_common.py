@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 
 from campaign.forms import add_service_errors
 from campaign.selectors import LABELS
+from campaign.selectors.versions import FRAGMENT_SECONDS
 
 
 def posted(request: HttpRequest) -> QueryDict | None:
@@ -35,7 +36,7 @@ def page_number(request: HttpRequest, param: str = "page") -> str | None:
 
 
 def _with_labels(context: dict) -> dict:
-    return {"labels": LABELS, **context}
+    return {"labels": LABELS, "fragment_seconds": FRAGMENT_SECONDS, **context}
 
 
 def render_page(

@@ -148,6 +148,19 @@ def test_it_uses_no_cache_that_processes_would_have_to_share():
     assert using == CONTENT_ADDRESSED
 
 
+def test_it_caches_page_fragments_only_under_a_version_of_what_they_show():
+    """A `{% cache %}` fragment is keyed by the newest history row of what it shows
+    (`selectors.versions`), so no process can serve one stale either."""
+    templates = list((REPO / "templates").rglob("*.html"))
+    tags = [
+        (str(p.relative_to(REPO)), tag)
+        for p in templates
+        for tag in re.findall(r"{%\s*cache\b[^%]*%}", p.read_text())
+    ]
+    assert tags, "no cached fragment found: is this test still needed?"
+    assert [(path, tag) for path, tag in tags if ".version" not in tag] == []
+
+
 def test_it_passes_the_deploy_checks_with_pictures_in_a_bucket(workdir: Path):
     out = manage(
         app_environment(**{**PRODUCTION, **BUCKET, "DATABASE_URL": f"sqlite:///{workdir}/x.db"}),

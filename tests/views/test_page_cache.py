@@ -1,0 +1,85 @@
+"""The long parts of the Order of Battle and campaign pages are cached under the newest
+history row of what they show (`selectors.versions`). Every change is a service call that
+writes a history row, so a change shows at once, and looking again costs fewer queries."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign import services
+from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
+
+from .helpers import count_queries, fight_alone
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def campaign():
+    return make_campaign()
+
+
+@pytest.fixture
+def force(campaign):
+    force = make_force(campaign=campaign, name="Krieg 83rd")
+    make_character(force, name="Commissar Vell")
+    make_unit(force, name="1st Line Squad", points=65)
+    return force
+
+
+def test_it_builds_the_units_table_once_and_shows_a_renamed_card_at_once(client, force):
+    client.force_login(force.player)
+    url = reverse("force_detail", args=[force.pk])
+
+    first, again = count_queries(client, url), count_queries(client, url)
+    squad = force.units.get(name="1st Line Squad")
+    services.update_unit_details(actor=force.player, unit=squad, name="Gas Squad")
+    page = client.get(url).content.decode()
+
+    assert again < first
+    assert "Gas Squad" in page and "1st Line Squad" not in page
+
+
+def test_it_shows_a_battles_xp_and_what_waits_on_the_order_of_battle_at_once(client, force):
+    """A battle's end is a bulk write: its history rows still name the force."""
+    client.force_login(force.player)
+    url = reverse("force_detail", args=[force.pk])
+    assert "Out of Action test" not in client.get(url).content.decode()
+    units = list(force.units.order_by("-is_character"))  # the CHARACTER leads as Warlord
+
+    fight_alone(force, units, destroyed=[u for u in units if not u.is_character])
+
+    assert "Out of Action test" in client.get(url).content.decode()
+
+
+def test_it_shows_a_new_force_and_a_recorded_battle_on_the_campaign_page_at_once(
+    client, campaign, force
+):
+    client.force_login(force.player)
+    url = reverse("campaign_detail", args=[campaign.pk])
+    first, again = count_queries(client, url), count_queries(client, url)
+
+    make_force(campaign=campaign, player=make_user("newcomer"), name="Death Korps")
+    fight_alone(force, list(force.units.filter(is_character=True)))
+    page = client.get(url).content.decode()
+
+    assert again < first
+    assert "Death Korps" in page
+    assert "newcomer" in page
+    standings = page.index('id="standings-heading"')
+    assert page.index("Krieg 83rd", standings) < page.index("Death Korps", standings)
+
+
+def test_it_marks_each_players_own_force_whoever_looked_first(client, campaign, force):
+    rival = make_force(campaign=campaign, player=make_user("rival"), name="Steel Legion")
+    url = reverse("campaign_detail", args=[campaign.pk])
+    seen = {}
+    for player in (force.player, rival.player):
+        client.force_login(player)
+        page = client.get(url).content.decode()
+        mine = page.index('class="table__row--mine"')
+        seen[player.username] = page[mine : page.index("</tr>", mine)]
+
+    assert "Krieg 83rd" in seen[force.player.username]
+    assert "Steel Legion" in seen["rival"]
