@@ -14,7 +14,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
 from campaign import selectors, services
-from campaign.forms.accounts import HonestPasswordResetForm, JoinCodeForm, SignupForm
+from campaign.forms.accounts import HonestPasswordResetForm, JoinCodeForm, LoginForm, SignupForm
 
 from ._common import posted, render_page
 
@@ -60,6 +60,12 @@ def _join(request: HttpRequest, invitation: selectors.Invitation) -> HttpRespons
     else:
         messages.success(request, f"You joined {campaign.name}. Create a force to take part.")
     return redirect(campaign)
+
+
+class LoginView(auth_views.LoginView):
+    """Django's sign-in, with a username no longer than an account's (`LoginForm`)."""
+
+    authentication_form = LoginForm
 
 
 NOT_SENT = (
