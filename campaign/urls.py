@@ -50,6 +50,7 @@ urlpatterns = [
     path("dashboard/", pages.dashboard, name="dashboard"),
     # Accounts and joining campaigns
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path(
         "accounts/password_reset/",
         accounts.PasswordResetView.as_view(),

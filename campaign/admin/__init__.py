@@ -12,8 +12,11 @@ steps), `campaigns`, `forces`, `battles` and `history`.
 
 from django.contrib import admin
 
+from campaign.forms.accounts import AdminLoginForm
+
 from . import battles, campaigns, forces, history  # noqa: F401  (registers the admins)
 
 admin.site.site_header = "Crusade Tracker — organisers"
 admin.site.site_title = "Crusade Tracker admin"
 admin.site.index_title = "Campaigns you organise"
+admin.site.login_form = AdminLoginForm

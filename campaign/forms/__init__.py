@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import connections, models
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -23,3 +23,31 @@ def short_textareas(model: type[models.Model], fields) -> dict[str, forms.Widget
         for name in fields
         if isinstance(model._meta.get_field(name), models.TextField)
     }
+
+
+class IdsField(forms.ModelMultipleChoiceField):
+    """Rows chosen by their ids (ticked boxes): each id must be a whole number a primary
+    key can hold before the database is asked. Django checks a list of ids with one
+    ``pk IN (...)`` query, and SQLite cannot even compare a number past 64 bits: it raised
+    OverflowError, a 500, where the player should see which choice is not valid."""
+
+    def clean(self, value):
+        if isinstance(value, list | tuple):
+            for pk in value:
+                self._require_id(pk)
+        return super().clean(value)
+
+    def _require_id(self, pk) -> None:
+        field = self.queryset.model._meta.pk
+        ops = connections[self.queryset.db].ops
+        low, high = ops.integer_field_range(field.get_internal_type())
+        try:
+            number = field.to_python(pk)
+        except ValidationError:
+            number = None
+        if number is None or not low <= number <= high:
+            raise ValidationError(
+                self.error_messages["invalid_pk_value"],
+                code="invalid_pk_value",
+                params={"pk": pk},
+            )

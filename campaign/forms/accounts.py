@@ -1,10 +1,12 @@
-"""Sign-up and campaign invitation forms."""
+"""Sign-in, sign-up and campaign invitation forms."""
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.mail import EmailMultiAlternatives
+from django.core.validators import MaxLengthValidator
 from django.template import loader
 
 from campaign import selectors
@@ -19,6 +21,26 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+
+class NoEndlessUsername:
+    """A sign-in form that refuses a username longer than any account's before asking the
+    backends. Django's form only sets the field's ``max_length`` (for the browser), so an
+    endless name reached authentication, and django-axes, recording the failed attempt,
+    overflowed its 255-character column: a 500 on PostgreSQL."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators.append(MaxLengthValidator(username.max_length))
+
+
+class LoginForm(NoEndlessUsername, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(NoEndlessUsername, AdminAuthenticationForm):
+    pass
 
 
 class JoinCodeForm(forms.Form):

@@ -21,6 +21,7 @@ from campaign.models import (
 )
 from campaign.services.battles import UnitOutcome
 
+from . import IdsField
 from .requisitions import RenownedHeroesForm
 
 NOT_CHOSEN = ""
@@ -35,7 +36,7 @@ class ForceChoiceField(forms.ModelChoiceField):
         return _force_label(obj)
 
 
-class ForcesChoiceField(forms.ModelMultipleChoiceField):
+class ForcesChoiceField(IdsField):
     def label_from_instance(self, obj: CrusadeForce) -> str:
         return _force_label(obj)
 
@@ -86,7 +87,7 @@ class BattleCreateForm(forms.Form):
         return data
 
 
-class UnitsField(forms.ModelMultipleChoiceField):
+class UnitsField(IdsField):
     widget = forms.CheckboxSelectMultiple
 
 
@@ -148,7 +149,8 @@ class MusterForm(forms.Form):
     def selected(self) -> set[int]:
         """The units ticked so far (for the points total before the rules have checked)."""
         if self.is_bound:
-            return {int(v) for v in self.data.getlist("units") if str(v).isdigit()}
+            # isdecimal, not isdigit: int() refuses a superscript "²", which isdigit allows.
+            return {int(v) for v in self.data.getlist("units") if str(v).isdecimal()}
         return set(self.initial.get("units", []))
 
     def rows(self, page) -> list[dict]:

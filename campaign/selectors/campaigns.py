@@ -156,8 +156,16 @@ class Invitation:
 
 
 def invitation(code: str, user) -> Invitation | None:
-    """The campaign an invitation code opens, or None for a code nobody issued."""
-    campaign = Campaign.objects.filter(invite_code=code.strip()).first()
+    """The campaign an invitation code opens, or None for a code nobody issued.
+
+    The code comes from a link (`/join/<code>/`) as well as a form, so it is checked here:
+    a code longer than any, or with a NUL (which PostgreSQL refuses in a query: a 500
+    before), opens nothing."""
+    code = code.strip()
+    longest = Campaign._meta.get_field("invite_code").max_length
+    if not code or "\x00" in code or len(code) > longest:
+        return None
+    campaign = Campaign.objects.filter(invite_code=code).first()
     if campaign is None:
         return None
     member = user.is_authenticated and campaign.memberships.filter(user_id=user.pk).exists()

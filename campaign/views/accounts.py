@@ -17,7 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from campaign import once, selectors, services
-from campaign.forms.accounts import HonestPasswordResetForm, JoinCodeForm, SignupForm
+from campaign.forms.accounts import HonestPasswordResetForm, JoinCodeForm, LoginForm, SignupForm
 
 from ._common import posted, render_page
 
@@ -83,6 +83,12 @@ def _join(request: HttpRequest, invitation: selectors.Invitation) -> HttpRespons
         return redirect(campaign)
     messages.success(request, f"You joined {campaign.name}. Now raise your force for it.")
     return redirect(f"{reverse('force_create')}?campaign={campaign.pk}")
+
+
+class LoginView(auth_views.LoginView):
+    """Django's sign-in, with a username no longer than an account's (`LoginForm`)."""
+
+    authentication_form = LoginForm
 
 
 NOT_SENT = (

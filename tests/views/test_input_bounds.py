@@ -2,9 +2,11 @@
 input gets a message next to its field and changes nothing, never a 500."""
 
 import pytest
+from axes.models import AccessAttempt
 from django.urls import reverse
 
-from campaign.models import NOTE_LENGTH, HistoryEntry, Unit
+from campaign.models import NOTE_LENGTH, Battle, HistoryEntry, Unit
+from tests.factories import make_user, reload
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +62,81 @@ def test_it_refuses_a_novel_in_a_narrative_field(client, owner, force):
 
     assert f"Up to {NOTE_LENGTH} characters." in page
     assert response.context["form"].errors["background"]
+
+
+@pytest.mark.parametrize("ids", [[HUGE], ["-1"], ["twelve"], ["²"]])
+def test_it_refuses_an_absurd_opponent_when_starting_a_battle(client, unmustered, ids):
+    """Opponents are ticked boxes of force ids; an id no row could have is a field error
+    (10**30 was a 500 on SQLite, which cannot compare a number past 64 bits)."""
+    table = unmustered
+    Battle.objects.filter(pk=table.battle.pk).update(status=Battle.Status.VOIDED)
+    client.force_login(table.owner)
+    data = {"force": table.force.pk, "battle_size": "Incursion", "date": "2025-01-01"}
+    battles = Battle.objects.count()
+
+    response = client.post(reverse("battle_create"), {**data, "opponents": ids})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["opponents"]
+    assert Battle.objects.count() == battles
+
+
+@pytest.mark.parametrize("ids", [[HUGE], ["²"]])
+def test_it_refuses_an_absurd_unit_in_an_army(client, unmustered, ids):
+    """The units of an army are ticked boxes too: 10**30 was a 500, and so was a
+    superscript "²" (a digit to str.isdigit, not to int) in the army's running total."""
+    table = unmustered
+    client.force_login(table.owner)
+    data = {"detachment": "Gladius", "warlord": table.captain.pk, "units": ids}
+    history = HistoryEntry.objects.count()
+
+    response = client.post(reverse("army_muster", args=[table.mine.pk]), data)
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["units"]
+    assert not reload(table.mine).mustered
+    assert HistoryEntry.objects.count() == history
+
+
+@pytest.mark.parametrize("ids", [[HUGE], ["²"]])
+def test_it_checks_an_army_with_an_absurd_unit_live_without_a_500(client, unmustered, ids):
+    """The live check reads the same form: its summary counts no army from a list that
+    is not valid."""
+    table = unmustered
+    client.force_login(table.owner)
+    url = reverse("army_muster_check", args=[table.mine.pk])
+
+    response = client.post(url, {"units": [table.captain.pk, *ids]})
+
+    assert response.status_code == 200
+    assert "The army has no units." in response.content.decode()
+    assert not reload(table.mine).mustered
+
+
+def test_it_refuses_an_endless_username_before_trying_to_sign_in(client):
+    """Django's sign-in form only tells the browser how long a username can be; an
+    endless one reached django-axes, whose record of the failed attempt overflowed its
+    column (a 500 on PostgreSQL). Now it is a field error, and no attempt is counted."""
+    response = client.post(reverse("login"), {"username": "x" * 100_000, "password": "x"})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"]
+    assert not AccessAttempt.objects.exists()
+
+
+def test_it_refuses_an_endless_username_on_the_admin_sign_in_too(client):
+    response = client.post(reverse("admin:login"), {"username": "x" * 1000, "password": "x"})
+
+    assert response.status_code == 200
+    assert not AccessAttempt.objects.exists()
+
+
+@pytest.mark.parametrize("code", ["\x00", "a\x00b", "x" * 1000])
+def test_it_answers_an_invitation_link_with_a_nul_or_endless_code_with_a_404(client, code):
+    """The code in `/join/<code>/` comes straight from the link: PostgreSQL refuses a NUL
+    in a query (a 500 before), and no code is longer than the column."""
+    client.force_login(make_user("wanderer"))
+
+    response = client.get(reverse("join_campaign", args=[code]))
+
+    assert response.status_code == 404

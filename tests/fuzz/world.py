@@ -1,0 +1,252 @@
+"""The world the fuzz posts into: one owner with something on every page, other players
+whose ids the fuzz borrows, and the paths of every page.
+
+Built once per test module (see conftest.py) through the services, as players would.
+Every URL that takes an object points at one of the owner's, in a state where the owner
+may act on it; only the owner (the battle's starter, for withdrawing an invitation) may
+change anything through those URLs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.urls import reverse
+
+from campaign import rules, services
+from campaign.models import OutOfActionTest
+from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
+from tests.services import earned
+from tests.views.helpers import fight_alone, muster
+
+from .state import fingerprint
+
+ROLES = ("owner", "member", "outsider", "anonymous")
+"""Who the fuzz signs in as: the owner of everything below, another player in the
+owner's campaign (also the owner's opponent), a player of another campaign, nobody."""
+
+ABSURD_IDS = (0, -1, 2**31, 2**63 - 1, 2**63, 10**30, -(10**30))
+"""Primary keys no row has: past every integer column, negative, zero."""
+
+
+@dataclass
+class World:
+    users: dict[str, object]
+    pages: dict[str, list[str]]
+    """Each URL name's paths, the first the one whose forms the fuzz posts; several for
+    the URLs whose page differs by state (a battle invited, mustered, to record)."""
+    foreign_ids: list[int]
+    """Primary keys of other players' rows (forces, units, battles, sides, campaigns)."""
+    own_ids: list[int]
+    """Primary keys of the owner's rows, for ids that are valid somewhere else."""
+    baseline: tuple = ()
+    """The fingerprint of the world as built (`tests.fuzz.state`)."""
+
+    @property
+    def owner_paths(self) -> set[str]:
+        """The paths of the owner's objects: nobody else may change anything through them."""
+        return {path for name, paths in self.pages.items() if name in OBJECT_URLS for path in paths}
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        """Every id the fuzz types: other players', the owner's and absurd ones."""
+        return tuple(sorted({*self.foreign_ids, *self.own_ids, *ABSURD_IDS}))
+
+
+PLAIN_PAGES = (
+    "home",
+    "dashboard",
+    "signup",
+    "login",
+    "password_change",
+    "password_change_done",
+    "password_reset",
+    "password_reset_done",
+    "password_reset_complete",
+    "join_with_code",
+    "force_create",
+    "force_import",
+    "force_import_check",
+    "force_restore",
+    "battle_create",
+)
+"""The URLs without an argument; Django's own account pages (ours for password_reset)
+are cheap, so fuzzed too."""
+FORCE_PAGES = (
+    "force_detail",
+    "force_edit",
+    "force_banner",
+    "force_history",
+    "unit_create",
+    "unit_supply_check",
+    "force_import_units",
+    "force_import_units_check",
+    "force_export",
+    "force_export_text",
+)
+"""The URLs of the owner's first force."""
+
+OBJECT_URLS = {
+    "force_detail",
+    "force_edit",
+    "force_banner",
+    "force_history",
+    "unit_create",
+    "unit_supply_check",
+    "force_requisition",
+    "force_import_units",
+    "force_import_units_check",
+    "force_export",
+    "force_export_text",
+    "unit_detail",
+    "unit_edit",
+    "unit_picture",
+    "unit_remove",
+    "unit_requisition",
+    "unit_reward",
+    "battle_detail",
+    "battle_cancel",
+    "army_muster",
+    "army_muster_check",
+    "army_record",
+    "army_accept",
+    "army_decline",
+    "army_withdraw",
+    "out_of_action",
+    "promotion_settle",
+}
+"""The URLs of one of the owner's objects (a campaign's page is everyone's in it)."""
+
+
+def _main_force(owner, campaign):
+    """The owner's first force: honours, a scar, a promotion to settle and two Out of
+    Action tests (one to roll, one failed and waiting for a choice)."""
+    force = make_force(player=owner, campaign=campaign, name="Iron Wolves")
+    captain = make_character(force, name="Captain Vorn")
+    squad = make_unit(force, name="Squad Helix")
+    veterans = make_unit(force, name="Veteran Squad")
+    recruits = make_unit(force, name="Recruits", model_count=5)
+    earned.grant_trait(captain, "Natural Leader")
+    earned.grant_trait(veterans, "Obdurate Obedience")
+    earned.old_scars(captain, "Fatigued")
+    fight_alone(force, [captain, squad, veterans], destroyed=[squad, veterans])
+    failed = OutOfActionTest.objects.get(unit=veterans)
+    services.take_out_of_action_test(actor=owner, test=failed, roll=1)
+    promotion = earned.pending_promotion(captain)
+    earned.set_rp(force, 8)
+    return {
+        "force": force,
+        "captain": captain,
+        "squad": squad,
+        "recruits": recruits,
+        "tests": [OutOfActionTest.objects.get(unit=squad), failed],
+        "promotion": promotion,
+    }
+
+
+def _requisition_pages(main: dict) -> list[str]:
+    """One page per unit requisition, each with its own form: Fresh Recruits for a unit
+    with models to add, the others for the captain (honours, a scar)."""
+    pages = []
+    for req in rules.Requisition:
+        if req != rules.Requisition.INCREASE_SUPPLY_LIMIT:
+            unit = main["recruits" if req == rules.Requisition.FRESH_RECRUITS else "captain"]
+            pages.append(reverse("unit_requisition", args=[unit.pk, req.value]))
+    return pages
+
+
+def _battles(owner, member, campaign) -> dict:
+    """A battle in every state a side's page can be in, each for one of the owner's forces
+    (a force fights one battle at a time): invited, to muster, to record."""
+    rival = make_force(player=member, campaign=campaign, name="Red Talons")
+    rival_units = [make_character(rival, name="Captain Rhal"), make_unit(rival, name="Squad Kade")]
+    # The member started a battle the owner's reserve is invited to.
+    reserve = make_force(player=owner, campaign=campaign, name="Owner's Reserve")
+    invited = services.start_battle(
+        actor=member, force=rival, opponents=[reserve], battle_size="Incursion", campaign=campaign
+    )
+    # The owner started one inviting the member: its army to muster, with two Leaders and
+    # a transport (every kind of muster select).
+    strike = make_force(player=owner, campaign=campaign, name="Strike Force")
+    for name in ("Captain Ash", "Lieutenant Bray"):
+        make_character(strike, name=name)
+    make_unit(strike, name="Squad Cato")
+    make_unit(strike, name="Rhino", is_dedicated_transport=True, is_vehicle=True, points=75)
+    started = services.start_battle(
+        actor=owner, force=strike, opponents=[rival], battle_size="Incursion", campaign=campaign
+    )
+    # The owner's patrol fights alone, mustered, its side to record.
+    patrol = make_force(player=owner, campaign=campaign, name="Patrol")
+    patrol_units = [make_character(patrol, name="Captain Dax"), make_unit(patrol, name="Squad Eld")]
+    solo = services.start_battle(
+        actor=owner, force=patrol, battle_size="Incursion", campaign=campaign
+    )
+    muster(solo.participants.get(), patrol_units)
+    return {
+        "invited": invited,
+        "started": started,
+        "solo": solo,
+        "answer": invited.participants.get(force=reserve),
+        "muster": started.participants.get(force=strike),
+        "withdraw": started.participants.get(force=rival),
+        "record": solo.participants.get(),
+        "rival": [rival, *rival_units, invited.participants.get(force=rival)],
+        "own": [strike, patrol, reserve],
+    }
+
+
+def _pages(campaign, main: dict, battles: dict) -> dict[str, list[str]]:
+    """Each URL name's pages: the owner's objects, in the states above."""
+    force, captain, squad = main["force"], main["captain"], main["squad"]
+
+    def paths(name: str, *objects) -> list[str]:
+        return [reverse(name, args=[obj.pk]) for obj in objects]
+
+    return {
+        **{name: [reverse(name)] for name in PLAIN_PAGES},
+        "password_reset_confirm": [reverse("password_reset_confirm", args=["MQ", "set-password"])],
+        "join_campaign": [reverse("join_campaign", args=[campaign.invite_code])],
+        "campaign_detail": paths("campaign_detail", campaign),
+        **{name: paths(name, force) for name in FORCE_PAGES},
+        "force_requisition": [
+            reverse("force_requisition", args=[force.pk, rules.Requisition.INCREASE_SUPPLY_LIMIT])
+        ],
+        "unit_detail": paths("unit_detail", captain, squad),
+        **{name: paths(name, squad) for name in ("unit_edit", "unit_picture", "unit_remove")},
+        "unit_requisition": _requisition_pages(main),
+        "unit_reward": paths("unit_reward", captain),
+        "battle_detail": paths(
+            "battle_detail", *(battles[b] for b in ("started", "invited", "solo"))
+        ),
+        "battle_cancel": paths("battle_cancel", battles["started"]),
+        "army_muster": paths("army_muster", battles["muster"]),
+        "army_muster_check": paths("army_muster_check", battles["muster"]),
+        "army_record": paths("army_record", battles["record"]),
+        "army_accept": paths("army_accept", battles["answer"]),
+        "army_decline": paths("army_decline", battles["answer"]),
+        "army_withdraw": paths("army_withdraw", battles["withdraw"]),
+        "out_of_action": paths("out_of_action", *main["tests"]),
+        "promotion_settle": paths("promotion_settle", main["promotion"]),
+    }
+
+
+def build_world() -> World:
+    """The owner's forces in every state a page can be in, in one campaign; a member of it
+    (the owner's opponent), and an outsider with a force in a campaign of their own."""
+    campaign = make_campaign(organiser=make_user("fuzz-organiser", is_staff=True), name="Fuzz")
+    owner, member, outsider = (make_user(f"fuzz-{who}") for who in ("owner", "member", "outsider"))
+    main = _main_force(owner, campaign)
+    battles = _battles(owner, member, campaign)
+    elsewhere = make_campaign(organiser=make_user("fuzz-elsewhere"), name="Elsewhere")
+    stranger = make_force(player=outsider, campaign=elsewhere, name="Lost Legion")
+    foreign = [*battles["rival"], battles["withdraw"], battles["invited"], stranger, elsewhere]
+    foreign.append(make_unit(stranger))
+    own = [main["force"], main["captain"], main["recruits"], *battles["own"], battles["solo"]]
+    world = World(
+        users={"owner": owner, "member": member, "outsider": outsider, "anonymous": None},
+        pages=_pages(campaign, main, battles),
+        foreign_ids=[obj.pk for obj in foreign],
+        own_ids=[obj.pk for obj in own],
+    )
+    world.baseline = fingerprint()
+    return world
