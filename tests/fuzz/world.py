@@ -69,6 +69,7 @@ PLAIN_PAGES = (
     "force_import_check",
     "force_restore",
     "battle_create",
+    "campaign_create",
 )
 """The URLs without an argument; Django's own account pages (ours for password_reset)
 are cheap, so fuzzed too."""
@@ -83,6 +84,7 @@ FORCE_PAGES = (
     "force_import_units_check",
     "force_export",
     "force_export_text",
+    "force_print",
 )
 """The URLs of the owner's first force."""
 
@@ -98,7 +100,10 @@ OBJECT_URLS = {
     "force_import_units_check",
     "force_export",
     "force_export_text",
+    "force_print",
+    "force_campaign",
     "unit_detail",
+    "unit_card_image",
     "unit_edit",
     "unit_picture",
     "unit_remove",
@@ -135,6 +140,7 @@ def _main_force(owner, campaign):
     promotion = earned.pending_promotion(captain)
     earned.set_rp(force, 8)
     return {
+        "unattached": make_force(player=owner, name="Wanderers"),
         "force": force,
         "captain": captain,
         "squad": squad,
@@ -211,7 +217,9 @@ def _pages(campaign, main: dict, battles: dict) -> dict[str, list[str]]:
         "force_requisition": [
             reverse("force_requisition", args=[force.pk, rules.Requisition.INCREASE_SUPPLY_LIMIT])
         ],
+        "force_campaign": paths("force_campaign", main["unattached"]),
         "unit_detail": paths("unit_detail", captain, squad),
+        "unit_card_image": paths("unit_card_image", captain),
         **{name: paths(name, squad) for name in ("unit_edit", "unit_picture", "unit_remove")},
         "unit_requisition": _requisition_pages(main),
         "unit_reward": paths("unit_reward", captain),
@@ -241,7 +249,14 @@ def build_world() -> World:
     stranger = make_force(player=outsider, campaign=elsewhere, name="Lost Legion")
     foreign = [*battles["rival"], battles["withdraw"], battles["invited"], stranger, elsewhere]
     foreign.append(make_unit(stranger))
-    own = [main["force"], main["captain"], main["recruits"], *battles["own"], battles["solo"]]
+    own = [
+        main["force"],
+        main["unattached"],
+        main["captain"],
+        main["recruits"],
+        *battles["own"],
+        battles["solo"],
+    ]
     world = World(
         users={"owner": owner, "member": member, "outsider": outsider, "anonymous": None},
         pages=_pages(campaign, main, battles),
