@@ -17,7 +17,7 @@ DEPLOY_ENV := DEBUG=0 \
 	DATABASE_URL=sqlite:////tmp/x.sqlite3
 
 .PHONY: help venv run test system-deps lint checks migrations-check test-sqlite \
-	test-postgresql bench bench-postgresql bench-uploads format serve clean
+	test-postgresql bench bench-postgresql bench-uploads screenshots format serve clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -79,6 +79,10 @@ bench-postgresql: venv ## The same benchmark on a throwaway PostgreSQL cluster
 
 bench-uploads: venv ## Measure the server's memory for picture uploads (gunicorn, temp SQLite file)
 	$(PY) -m scripts.bench_uploads
+
+screenshots: venv ## Take docs/*.png again from the demo campaign (Chromium, throwaway SQLite)
+	$(PY) -m scripts.screenshots
+	$(PY) scripts/sample_card_image.py
 
 format: venv ## Reformat and apply safe lint fixes
 	$(RUFF) format .

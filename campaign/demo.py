@@ -7,10 +7,12 @@ demo is the same every time. `build_demo_campaign` does nothing if it exists.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import random
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils import timezone
 
 from campaign import rules, services
 from campaign.models import (
@@ -210,9 +212,11 @@ def _fight(
     outcomes: dict[str, services.UnitOutcome] | None = None,
     rolls: dict[str, int] | None = None,
     finish: bool = True,
+    weeks_ago: int = 0,
 ) -> Battle:
-    """Start a battle, each opponent accepts, each side musters and (optionally) records;
-    Out of Action rolls by unit name."""
+    """Start a battle ``weeks_ago`` weeks back (a battle a week, as the campaign says), each
+    opponent accepts, each side musters and (optionally) records; Out of Action rolls by
+    unit name."""
     forces = [force for force, _, _ in players]
     battle = services.start_battle(
         actor=forces[0].player,
@@ -221,6 +225,7 @@ def _fight(
         battle_size=size,
         mission=mission,
         campaign=forces[0].campaign,
+        date=timezone.localdate() - datetime.timedelta(weeks=weeks_ago),
     )
     results = {}
     for force, army, result in players:
@@ -357,6 +362,7 @@ def build_demo_campaign(users: dict) -> Campaign:
             ),
         },
         rolls={"Shadow Pack": 1},
+        weeks_ago=5,
     )
     _settle(u["Lord Marshal Dreir"], "relic", relic=_relic(rules.RelicCategory.LEGENDARY, 2))
     _settle(u["Siege Company Kappa"], "trait", **_trait(rules.TraitTable.INFANTRY, roll=3))
@@ -392,6 +398,7 @@ def build_demo_campaign(users: dict) -> Campaign:
                 "Fangblade": outcome(enemy_units_destroyed=1),
             },
             rolls={"Prosecutors of the Silent Sisterhood": 1},
+            weeks_ago=6 - number,
         )
         _settle(u["Aurelian the Blade"], "relic", relic=_relic(rules.RelicCategory.ANTIQUITY, 2))
         _settle(u["Ragnar Frostmane"], "trait", **_trait(rules.TraitTable.CHARACTER, roll=2))

@@ -116,12 +116,6 @@ def test_it_fits_the_order_of_battle_and_a_card_on_a_phone(page: Page, live_serv
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     page.screenshot(path=str(artefacts() / "crusade-card-375.png"), full_page=True)
 
-    if os.environ.get("SAVE_README_SCREENSHOT") == "1":
-        page.set_viewport_size({"width": 1280, "height": 900})
-        page.goto(f"{live_server.url}/forces/{force.pk}/")
-        (ROOT / "docs").mkdir(exist_ok=True)
-        page.screenshot(path=str(ROOT / "docs" / "order-of-battle.png"), full_page=True)
-
 
 LABEL_LINES = """
     [...document.querySelectorAll('td[data-label]')].map(td => {
