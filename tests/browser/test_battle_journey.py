@@ -10,17 +10,8 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from campaign import services
+from tests.browser.helpers import PASSWORD, log_in
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
-
-PASSWORD = "test-pass-123"
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(base + reverse("login"))
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
 
 
 def _muster(page: Page, captain: str, squad: str) -> None:
@@ -80,13 +71,13 @@ def _two_players(base_setup=None):
 
 def _invited_and_mustered(page: Page, browser, base: str):
     """Alice invites Bruno, who accepts in a browser of his own (a phone); both muster."""
-    _log_in(page, base, "alice")
+    log_in(page, base, "alice")
     battle_url = _start_against(page, base, "Red Talons")
     _muster(page, "Captain Vorn", "Squad Helix")
 
     other = _context(browser, width=375, height=800)
     page2 = other.new_page()
-    _log_in(page2, base, "bruno")
+    log_in(page2, base, "bruno")
     page2.goto(base + reverse("dashboard"))
     expect(page2.get_by_text("Red Talons is invited by alice")).to_be_visible()
     page2.goto(battle_url)

@@ -7,12 +7,12 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from campaign import services
+from tests.browser.helpers import log_in, policy_violations
 from tests.factories import make_battle, make_campaign, make_character, make_force, make_user
 
 # Not through the `page` fixture (JavaScript is off here), so marked by hand.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
-PASSWORD = "test-pass-123"  # tests.factories.make_user
 NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
 
 
@@ -50,15 +50,8 @@ def test_it_shows_the_charts_and_the_card_picture_on_a_phone(browser: Browser, l
     context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 800})
     context.set_default_timeout(10_000)
     page = context.new_page()
-    refused: list[str] = []
-    page.on(
-        "console",
-        lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None,
-    )
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile(r"^Username\W*$")).fill("vell")
-    page.get_by_label(re.compile(r"^Password\W*$")).fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    refused = policy_violations(page)
+    log_in(page, live_server.url, "vell")
 
     page.goto(f"{live_server.url}{campaign.get_absolute_url()}")
     chart = page.get_by_role("img", name="Wins over time")

@@ -4,35 +4,17 @@ admin run in Chromium without a single violation."""
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import log_in, policy_violations
 from tests.factories import make_campaign, make_force, make_unit, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def violations(page: Page) -> list[str]:
-    """Collect what the browser reports refusing under the policy, as the test goes."""
-    seen: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            seen.append(message.text) if "Content Security Policy" in message.text else None
-        ),
-    )
-    return seen
-
-
-def log_in(page: Page, url: str, username: str) -> None:
-    page.goto(f"{url}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("test-pass-123")
-    page.get_by_role("button", name="Log in").click()
 
 
 def test_it_runs_the_pages_htmx_and_the_admin_without_a_policy_violation(page: Page, live_server):
     organiser = make_user("warmaster", is_staff=True)
     force = make_force(player=make_user("vell"), campaign=make_campaign(organiser=organiser))
     make_unit(force, name="Squad Dorn")
-    seen = violations(page)
+    seen = policy_violations(page)
 
     log_in(page, live_server.url, "vell")
     page.goto(f"{live_server.url}/forces/{force.pk}/")

@@ -4,7 +4,6 @@ They upload a real export, leave one unit out (the summary follows as they untic
 confirm, and find the units on their Order of Battle.
 """
 
-import re
 from pathlib import Path
 
 import pytest
@@ -12,12 +11,12 @@ from playwright.sync_api import Page, expect
 
 from campaign import services
 from campaign.models import CrusadeForce
+from tests.browser.helpers import log_in
 from tests.browser.test_mobile_layout import artefacts
 from tests.factories import make_campaign, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "test-pass-123"  # tests.factories.make_user
 SAMPLE = Path(__file__).resolve().parents[1] / (
     "rosters/samples/app-text/death-guard-plague-wall-annotated.txt"
 )
@@ -32,10 +31,7 @@ def test_it_imports_a_real_list_leaving_one_unit_out_onto_the_order_of_battle(
     campaign = make_campaign(name="The Pale Harvest")
     services.join_campaign(actor=player, user=player, campaign=campaign)
     page.set_viewport_size({"width": 375, "height": 812})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile(r"^Username\W*$")).fill("typhus")
-    page.get_by_label(re.compile(r"^Password\W*$")).fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url, "typhus")
 
     page.goto(f"{live_server.url}/forces/new/")
     page.get_by_role("link", name="Import an army list").click()

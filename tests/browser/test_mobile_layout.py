@@ -1,7 +1,6 @@
 """Journey 3: the Order of Battle and a Crusade card fit a 375px phone screen."""
 
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -9,11 +8,11 @@ from playwright.sync_api import Page, expect
 
 from campaign import services
 from campaign.models import BattleHonour
+from tests.browser.helpers import add_relic, add_weapon_modifications, log_in
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "test-pass-123"  # tests.factories.make_user
 ROOT = Path(__file__).resolve().parents[2]
 NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
 
@@ -50,18 +49,9 @@ def build_force(player):
         trait_table="Character",
         effect="Melee weapons gain [SUSTAINED HITS 1].",
     )
-    captain.honours.create(
-        category=BattleHonour.Category.CRUSADE_RELIC,
-        name="Master-crafted Armour",
-        relic_category="artificer",
-        effect="+1 to its armour saving throws.",
-    )
-    captain.honours.create(
-        category=BattleHonour.Category.WEAPON_MODIFICATION,
-        name="Weapon Modifications",
-        model_name="Captain",
-        weapon="Master-crafted power sword",
-        modifications=["Brutal", "Precise"],
+    add_relic(captain, "Master-crafted Armour", "artificer", "+1 to its armour saving throws.")
+    add_weapon_modifications(
+        captain, "Captain", "Master-crafted power sword", ["Brutal", "Precise"]
     )
     captain.scars.create(name="Battle-weary", effect="-1 to Battle-shock and Out of Action tests.")
     captain.promotions.create(rank=1)
@@ -90,18 +80,10 @@ def build_force(player):
     return force, captain
 
 
-def log_in(page: Page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile(r"^Username\W*$")).fill(username)
-    page.get_by_label(re.compile(r"^Password\W*$")).fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name=re.compile("Log out"))).to_be_visible()
-
-
 def test_it_fits_the_order_of_battle_and_a_card_on_a_phone(page: Page, live_server):
     player = make_user("aurelian")
     force, captain = build_force(player)
-    log_in(page, live_server, "aurelian")
+    log_in(page, live_server.url, "aurelian")
     page.set_viewport_size({"width": 375, "height": 812})
 
     page.goto(f"{live_server.url}/forces/{force.pk}/")
@@ -130,7 +112,7 @@ def test_it_keeps_each_standings_label_on_one_line_on_a_phone(page: Page, live_s
     player = make_user("aurelian")
     force, _ = build_force(player)
     make_force(player=make_user("grukk"), campaign=force.campaign, name="Da Burnin' Waaagh")
-    log_in(page, live_server, "aurelian")
+    log_in(page, live_server.url, "aurelian")
     page.set_viewport_size({"width": 375, "height": 812})
 
     page.goto(f"{live_server.url}/campaigns/{force.campaign.pk}/")
@@ -164,7 +146,7 @@ def test_it_lays_the_crusade_card_out_in_columns_on_a_wide_screen_only(
     force, captain = build_force(player)
     for i in range(8):
         services.update_unit_details(actor=player, unit=captain, notes=f"Note {i}")
-    log_in(page, live_server, "aurelian")
+    log_in(page, live_server.url, "aurelian")
     page.set_viewport_size({"width": width, "height": 900})
 
     page.goto(f"{live_server.url}/units/{captain.pk}/")

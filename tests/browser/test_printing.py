@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from campaign.models import BattleHonour
-from tests.browser.test_content_security_policy import violations
-from tests.browser.test_mobile_layout import artefacts, build_force, log_in
+from tests.browser.helpers import add_relic, add_weapon_modifications, log_in, policy_violations
+from tests.browser.test_mobile_layout import artefacts, build_force
 from tests.factories import make_character, make_force, make_unit, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -73,19 +73,13 @@ def veteran(force):
             trait_table="Character",
             effect=effect,
         )
-    unit.honours.create(
-        category=BattleHonour.Category.CRUSADE_RELIC,
-        name="The Ashen Crozius",
-        relic_category="antiquity",
-        effect="Add 1 to the Attacks and Damage characteristics of the bearer's crozius.",
+    add_relic(
+        unit,
+        "The Ashen Crozius",
+        "antiquity",
+        "Add 1 to the Attacks and Damage characteristics of the bearer's crozius.",
     )
-    unit.honours.create(
-        category=BattleHonour.Category.WEAPON_MODIFICATION,
-        name="Weapon Modifications",
-        model_name="Grimaldus",
-        weapon="Storm bolter",
-        modifications=["Finely Balanced", "Heirloom"],
-    )
+    add_weapon_modifications(unit, "Grimaldus", "Storm bolter", ["Finely Balanced", "Heirloom"])
     for name, effect in [
         ("Battle-weary", "Subtract 1 from Battle-shock and Out of Action tests."),
         ("Fatigued", "Subtract 1 from the Objective Control characteristic; no charge bonus."),
@@ -109,8 +103,8 @@ def test_it_prints_the_cards_of_an_order_of_battle_two_to_a_page(page: Page, liv
     veteran(force)
     for i in range(units - 1):
         make_unit(force, name=f"Crusader Squad {i + 1}", points=100)
-    seen = violations(page)
-    log_in(page, live_server, "grimaldus")
+    seen = policy_violations(page)
+    log_in(page, live_server.url, "grimaldus")
     page.goto(f"{live_server.url}/forces/{force.pk}/print/")
     # print.js (a file of the site, as the Content-Security-Policy wants) shows the button.
     expect(page.get_by_role("button", name="Print the cards")).to_be_visible()
@@ -138,7 +132,7 @@ def test_it_prints_a_crusade_card_page_as_that_one_card_on_one_page(page: Page, 
     player = make_user("grimaldus")
     force = make_force(player=player, name="The Black Templars of Helsreach")
     unit = veteran(force)
-    log_in(page, live_server, "grimaldus")
+    log_in(page, live_server.url, "grimaldus")
     page.goto(f"{live_server.url}/units/{unit.pk}/")
     expect(page.get_by_role("heading", name="Timeline")).to_be_visible()
 
@@ -163,7 +157,7 @@ def test_it_prints_a_crusade_card_page_as_that_one_card_on_one_page(page: Page, 
 def test_it_prints_the_order_of_battle_page_without_its_controls(page: Page, live_server):
     player = make_user("aurelian")
     force, _ = build_force(player)
-    log_in(page, live_server, "aurelian")
+    log_in(page, live_server.url, "aurelian")
     page.goto(f"{live_server.url}/forces/{force.pk}/")
     page.get_by_role("link", name="Crusade cards to print").click()
     expect(page.locator(".paper-card")).to_have_count(5)
@@ -185,7 +179,7 @@ def test_it_leaves_the_print_button_out_without_javascript(browser, live_server)
     make_unit(force, name="Crusader Squad")
     context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 800})
     page = context.new_page()
-    log_in(page, live_server, "grimaldus")
+    log_in(page, live_server.url, "grimaldus")
 
     page.goto(f"{live_server.url}/forces/{force.pk}/print/")
 

@@ -7,12 +7,12 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from campaign import services
+from tests.browser.helpers import log_in
 from tests.browser.test_mobile_layout import artefacts
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "test-pass-123"  # tests.factories.make_user
 PHONE = {"width": 375, "height": 812}
 NAMES = {
     "Intercessor Squad Tiberius": "Intercessor Squad",
@@ -50,17 +50,9 @@ def _eight_unit_side():
     return side
 
 
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(base + reverse("login"))
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
-
-
 def test_it_fits_the_record_form_for_eight_units_in_a_few_phone_screens(page: Page, live_server):
     side = _eight_unit_side()
-    _log_in(page, live_server.url, "octavia")
+    log_in(page, live_server.url, "octavia")
     page.set_viewport_size(PHONE)
 
     page.goto(live_server.url + reverse("army_record", args=[side.pk]))
@@ -74,7 +66,7 @@ def test_it_fits_the_record_form_for_eight_units_in_a_few_phone_screens(page: Pa
 
 def test_it_asks_why_only_once_a_unit_has_bonus_xp(page: Page, live_server):
     side = _eight_unit_side()
-    _log_in(page, live_server.url, "octavia")
+    log_in(page, live_server.url, "octavia")
     page.set_viewport_size(PHONE)
     page.goto(live_server.url + reverse("army_record", args=[side.pk]))
     squad = "Hellblasters of the Ninth"

@@ -8,31 +8,12 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from campaign import rules, services
+from tests.browser.helpers import log_in, policy_violations
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "test-pass-123"  # tests.factories.make_user
 IN_BATTLE = "can't be bought while a battle is being fought"
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(base + reverse("login"))
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
-
-
-def _policy_violations(page: Page) -> list[str]:
-    seen: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            seen.append(message.text) if "Content Security Policy" in message.text else None
-        ),
-    )
-    return seen
 
 
 def _battle_started_elsewhere(force) -> None:
@@ -45,8 +26,8 @@ def _battle_started_elsewhere(force) -> None:
 def test_it_shows_a_refused_supply_increase_in_the_requisitions(page: Page, live_server):
     force = make_force(player=make_user("vell"), campaign=make_campaign(), name="The Ashen Host")
     make_unit(force, name="Squad Dorn")
-    seen = _policy_violations(page)
-    _log_in(page, live_server.url, "vell")
+    seen = policy_violations(page)
+    log_in(page, live_server.url, "vell")
     page.goto(live_server.url + reverse("force_detail", args=[force.pk]))
     _battle_started_elsewhere(force)
 
@@ -62,8 +43,8 @@ def test_it_shows_a_refused_unit_requisition_on_its_form(page: Page, live_server
     force = make_force(player=make_user("vell"), campaign=make_campaign(), name="The Ashen Host")
     squad = make_unit(force, name="Squad Dorn", model_count=5, max_model_count=10)
     make_character(force, name="Captain Vorn")
-    seen = _policy_violations(page)
-    _log_in(page, live_server.url, "vell")
+    seen = policy_violations(page)
+    log_in(page, live_server.url, "vell")
     page.goto(live_server.url + reverse("unit_requisition", args=[squad.pk, "fresh_recruits"]))
     _battle_started_elsewhere(force)
 

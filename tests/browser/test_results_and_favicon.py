@@ -7,11 +7,10 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from campaign import services
+from tests.browser.helpers import log_in
 from tests.factories import make_battle, make_campaign, make_character, make_force, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PASSWORD = "test-pass-123"  # tests.factories.make_user
 
 # Each badge's text, background and the WCAG contrast ratio of its text on that background.
 BADGES = """
@@ -58,10 +57,7 @@ def test_it_gives_victory_defeat_and_draw_their_own_readable_colours(page: Page,
     make_character(talons, name="Captain Rhal")
     _fought(campaign, wolves, talons, {wolves.pk: "win", talons.pk: "loss"})
     _fought(campaign, wolves, talons, {wolves.pk: "draw", talons.pk: "draw"})
-    page.goto(live_server.url + reverse("login"))
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url, "alice")
 
     page.goto(live_server.url + reverse("campaign_detail", args=[campaign.pk]))
 

@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from campaign.models import Campaign
-from tests.browser.test_mobile_layout import NO_SIDEWAYS_SCROLL, log_in
+from tests.browser.helpers import log_in
+from tests.browser.test_mobile_layout import NO_SIDEWAYS_SCROLL
 from tests.factories import make_campaign, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -18,7 +19,7 @@ def test_it_takes_a_player_from_the_dashboard_to_their_campaign_in_the_admin(
     make_campaign(name="Octarius")  # someone else's
     make_user("yarrick")
     page.set_viewport_size({"width": 375, "height": 812})
-    log_in(page, live_server, "yarrick")
+    log_in(page, live_server.url, "yarrick")
     page.goto(f"{live_server.url}/dashboard/")
     expect(page.get_by_role("link", name="Admin")).to_have_count(0)
 

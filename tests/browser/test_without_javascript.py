@@ -1,34 +1,38 @@
 """Journey 4: on a phone with JavaScript off, long lists page and forms still work."""
 
 import re
+from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from campaign import rules, services
 from campaign.models import CrusadeForce
+from tests.browser.helpers import log_in
 from tests.factories import make_campaign, make_force, make_user
 
-# Not through the `page` fixture (JavaScript is off here), so marked by hand.
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "test-pass-123"  # tests.factories.make_user
 NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
 
 
-def test_it_pages_through_history_and_buys_supply_without_javascript(browser: Browser, live_server):
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """Here every page is a phone's with JavaScript off (tests/conftest.py's is a desktop's
+    with it on): the forms must work as plain HTML."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 800})
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def test_it_pages_through_history_and_buys_supply_without_javascript(page: Page, live_server):
     player = make_user("varro")
     force = make_force(player=player, name="The Ashen Host")
     for i in range(60):
         services.update_force_details(actor=player, force=force, goals=f"Goal {i}")
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 800})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
 
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile(r"^Username\W*$")).fill("varro")
-    page.get_by_label(re.compile(r"^Password\W*$")).fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url, "varro")
     page.goto(f"{live_server.url}/forces/{force.pk}/history/")
     expect(page.get_by_text("Page 1 of 2")).to_be_visible()
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
@@ -43,25 +47,16 @@ def test_it_pages_through_history_and_buys_supply_without_javascript(browser: Br
     expect(page.locator(".message--success")).to_contain_text("Supply Limit is now 1200")
     expect(page.locator("#force-summary .supply-limit")).to_have_text("1200")
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
-    context.close()
 
 
-def test_it_brings_a_force_raised_alone_into_a_campaign_without_javascript(
-    browser: Browser, live_server
-):
+def test_it_brings_a_force_raised_alone_into_a_campaign_without_javascript(page: Page, live_server):
     """Issue 13 item 1: a force raised before joining is not stuck outside the campaign."""
     player = make_user("varro")
     force = make_force(player=player, name="The Ashen Host")
     campaign = make_campaign(name="The Pariah Nexus")
     rival = make_force(campaign=campaign, name="Red Talons")
     services.join_campaign(actor=player, user=player, campaign=campaign)
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 800})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile(r"^Username\W*$")).fill("varro")
-    page.get_by_label(re.compile(r"^Password\W*$")).fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url, "varro")
 
     page.goto(f"{live_server.url}/battles/new/")
     expect(page.get_by_role("checkbox", name=re.compile("Red Talons"))).to_have_count(0)
@@ -74,4 +69,3 @@ def test_it_brings_a_force_raised_alone_into_a_campaign_without_javascript(
     page.goto(f"{live_server.url}/battles/new/")
     expect(page.get_by_role("checkbox", name=re.compile(rival.name))).to_have_count(1)
     assert CrusadeForce.objects.get(pk=force.pk).campaign == campaign
-    context.close()

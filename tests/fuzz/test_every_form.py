@@ -21,9 +21,11 @@ from __future__ import annotations
 import os
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from tests.url_names import our_url_names
 
 from .pages import PostForm
 from .values import one_strange_control, paths, queries, strange_paths, submission
@@ -45,23 +47,7 @@ OWNER = settings(settings.get_profile("fuzz"), max_examples=EXAMPLES or 6)
 OTHERS = settings(settings.get_profile("fuzz"), max_examples=EXAMPLES or 3)
 
 
-def our_url_names() -> set[str]:
-    """Every named URL pattern of the project but the admin's (and those left alone)."""
-    names = set()
-
-    def walk(patterns, namespace=None):
-        for pattern in patterns:
-            if isinstance(pattern, URLResolver):
-                if pattern.namespace != "admin":
-                    walk(pattern.url_patterns, pattern.namespace)
-            elif isinstance(pattern, URLPattern) and pattern.name and not namespace:
-                names.add(pattern.name)
-
-    walk(get_resolver().url_patterns)
-    return names - EXCLUDED
-
-
-URL_NAMES = sorted(our_url_names())
+URL_NAMES = sorted(our_url_names() - EXCLUDED)
 
 
 def test_it_has_a_page_for_every_url_pattern(world):

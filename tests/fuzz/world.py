@@ -17,6 +17,7 @@ from campaign import rules, services
 from campaign.models import OutOfActionTest
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 from tests.services import earned
+from tests.url_names import SIDE_URLS
 from tests.views.helpers import fight_alone, muster
 
 from .state import fingerprint
@@ -89,18 +90,8 @@ FORCE_PAGES = (
 """The URLs of the owner's first force."""
 
 OBJECT_URLS = {
-    "force_detail",
-    "force_edit",
-    "force_banner",
-    "force_history",
-    "unit_create",
-    "unit_supply_check",
+    *FORCE_PAGES,
     "force_requisition",
-    "force_import_units",
-    "force_import_units_check",
-    "force_export",
-    "force_export_text",
-    "force_print",
     "force_campaign",
     "unit_detail",
     "unit_card_image",
@@ -111,12 +102,7 @@ OBJECT_URLS = {
     "unit_reward",
     "battle_detail",
     "battle_cancel",
-    "army_muster",
-    "army_muster_check",
-    "army_record",
-    "army_accept",
-    "army_decline",
-    "army_withdraw",
+    *SIDE_URLS,
     "out_of_action",
     "promotion_settle",
 }

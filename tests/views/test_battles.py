@@ -266,6 +266,13 @@ def _post_record(client, table, side=None, **extra):
     return client.post(reverse("army_record", args=[side.pk]), _record_data(side, **extra))
 
 
+def _confirm_destroyed(client, table, entry, **facts):
+    """The owner confirms their side (a win) with the army ``entry`` destroyed and ``facts``
+    (``kills``, ``bonus``) about it; ``entry`` may be another side's, as a forged form's."""
+    fields = {f"{name}_{entry.pk}": value for name, value in facts.items()}
+    return _post_record(client, table, confirm="1", **{f"destroyed_{entry.pk}": "True", **fields})
+
+
 def test_it_shows_only_my_sides_units_on_the_record_form(client, table):
     client.force_login(table.owner)
 
@@ -301,12 +308,7 @@ def test_it_previews_the_gains_without_writing_anything(client, table):
 
 def test_it_keeps_my_side_until_the_opponent_records_theirs(client, table):
     squad_entry = table.mine.army.get(unit=table.squad)
-    response = _post_record(
-        client,
-        table,
-        confirm="1",
-        **{f"destroyed_{squad_entry.pk}": "True", f"kills_{squad_entry.pk}": 3},
-    )
+    response = _confirm_destroyed(client, table, squad_entry, kills=3)
 
     assert response.status_code == 302
     assert reload(table.battle).status == Battle.Status.IN_PROGRESS
@@ -321,12 +323,7 @@ def test_it_keeps_my_side_until_the_opponent_records_theirs(client, table):
 
 def test_it_completes_the_battle_when_the_opponent_records_an_agreeing_result(client, table):
     squad_entry = table.mine.army.get(unit=table.squad)
-    _post_record(
-        client,
-        table,
-        confirm="1",
-        **{f"destroyed_{squad_entry.pk}": "True", f"kills_{squad_entry.pk}": 3},
-    )
+    _confirm_destroyed(client, table, squad_entry, kills=3)
 
     response = _post_record(client, table, table.theirs, confirm="1", result="loss")
 
@@ -344,12 +341,7 @@ def test_it_completes_the_battle_when_the_opponent_records_an_agreeing_result(cl
 def test_it_ignores_any_unit_of_another_side_posted_on_my_record_form(client, table):
     """Nobody records another player's units: their fields on my form are not read."""
     enemy = table.theirs.army.get(unit=table.enemy_squad)
-    _post_record(
-        client,
-        table,
-        confirm="1",
-        **{f"destroyed_{enemy.pk}": "True", f"kills_{enemy.pk}": 9, f"bonus_{enemy.pk}": 5},
-    )
+    _confirm_destroyed(client, table, enemy, kills=9, bonus=5)
     _post_record(client, table, table.theirs, confirm="1", result="loss")
 
     enemy = reload(enemy)
