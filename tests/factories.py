@@ -91,3 +91,30 @@ def make_battle(force: CrusadeForce, *opponents: CrusadeForce, actor=None, **det
     for side in battle.participants.exclude(force=force).select_related("force__player"):
         services.accept_invitation(actor=actor or side.force.player, participant=side)
     return battle
+
+
+AGAINST = {"win": "loss", "loss": "win", "draw": "draw"}
+"""The result the other side of a two-player battle records (R9: the two must agree)."""
+
+
+def make_recorded_battle(
+    force: CrusadeForce, opponent: CrusadeForce, *, result: str = "win", **details: Any
+):
+    """A battle ``force`` plays against ``opponent`` to its end, ``result`` being ``force``'s
+    (a win unless said). Each side fields just its first CHARACTER, as Warlord, and records
+    its own end: a finished battle for pages that count them, with no Out of Action test."""
+    battle = make_battle(force, opponent, **details)
+    results = {}
+    for side in battle.participants.select_related("force__player"):
+        warlord = side.force.units.filter(is_character=True).first()
+        services.muster_army(
+            actor=side.force.player,
+            participant=side,
+            units=[warlord],
+            warlord=warlord,
+            faction="Adeptus Astartes",
+            detachment="Gladius",
+        )
+        results[side.pk] = result if side.force == force else AGAINST[result]
+    services.record_battle_end(battle=battle, results=results, outcomes={})
+    return battle

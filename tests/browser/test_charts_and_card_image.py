@@ -8,7 +8,13 @@ from playwright.sync_api import Browser, expect
 
 from campaign import services
 from tests.browser.helpers import log_in, policy_violations
-from tests.factories import make_battle, make_campaign, make_character, make_force, make_user
+from tests.factories import (
+    make_campaign,
+    make_character,
+    make_force,
+    make_recorded_battle,
+    make_user,
+)
 
 # Not through the `page` fixture (JavaScript is off here), so marked by hand.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -23,21 +29,9 @@ def a_campaign_with_battles():
     )
     talons = make_force(player=make_user("rhal"), campaign=campaign, name="Red Talons")
     captain = make_character(wolves, name="Captain Aurelian Valerius-Castellanus")
-    rival = make_character(talons, name="Captain Rhal")
+    make_character(talons, name="Captain Rhal")
     for _ in range(3):
-        battle = make_battle(wolves, talons, campaign=campaign)
-        results = {}
-        for side, unit in zip(battle.participants.order_by("pk"), (captain, rival), strict=True):
-            services.muster_army(
-                actor=side.force.player,
-                participant=side,
-                units=[unit],
-                warlord=unit,
-                faction="Adeptus Astartes",
-                detachment="Gladius",
-            )
-            results[side.pk] = "win" if unit == captain else "loss"
-        services.record_battle_end(battle=battle, results=results, outcomes={})
+        make_recorded_battle(wolves, talons, campaign=campaign)
         for promotion in captain.promotions.filter(status="pending"):
             services.settle_with_battle_trait(
                 actor=wolves.player, promotion=promotion, table="Character"

@@ -9,7 +9,14 @@ from playwright.sync_api import Page, expect
 from campaign import services
 from tests.browser.helpers import log_in
 from tests.browser.test_mobile_layout import artefacts
-from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
+from tests.factories import (
+    make_battle,
+    make_campaign,
+    make_character,
+    make_force,
+    make_unit,
+    make_user,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,15 +40,8 @@ def _eight_unit_side():
     units = [make_character(mine, name="Captain Aurelian Valerius")]
     units += [make_unit(mine, name=n, datasheet=d, points=100) for n, d in NAMES.items()]
     enemy = make_character(rival, name="Captain Rhal")
-    battle = services.start_battle(
-        actor=mine.player,
-        force=mine,
-        opponents=[rival],
-        battle_size="Onslaught",
-        campaign=campaign,
-    )
+    battle = make_battle(mine, rival, campaign=campaign, battle_size="Onslaught")
     side, theirs = battle.participants.get(force=mine), battle.participants.get(force=rival)
-    services.accept_invitation(actor=rival.player, participant=theirs)
     army = {"faction": "Adeptus Astartes", "detachment": "Gladius"}
     services.muster_army(actor=mine.player, participant=side, units=units, warlord=units[0], **army)
     services.muster_army(

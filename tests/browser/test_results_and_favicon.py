@@ -6,9 +6,14 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from campaign import services
 from tests.browser.helpers import log_in
-from tests.factories import make_battle, make_campaign, make_character, make_force, make_user
+from tests.factories import (
+    make_campaign,
+    make_character,
+    make_force,
+    make_recorded_battle,
+    make_user,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,23 +36,6 @@ BADGES = """
 """
 
 
-def _fought(campaign, a, b, results):
-    battle = make_battle(a, b, campaign=campaign)
-    sides = {}
-    for side in battle.participants.select_related("force"):
-        captain = side.force.units.get()
-        services.muster_army(
-            actor=side.force.player,
-            participant=side,
-            units=[captain],
-            warlord=captain,
-            faction="Adeptus Astartes",
-            detachment="Gladius",
-        )
-        sides[side.pk] = results[side.force_id]
-    services.record_battle_end(battle=battle, results=sides, outcomes={})
-
-
 def test_it_gives_victory_defeat_and_draw_their_own_readable_colours(page: Page, live_server):
     """Issue 13 item 7: three colours, each at a contrast of at least 4.5:1, with its name."""
     campaign = make_campaign(name="Vigilus")
@@ -55,8 +43,8 @@ def test_it_gives_victory_defeat_and_draw_their_own_readable_colours(page: Page,
     talons = make_force(player=make_user("bruno"), campaign=campaign, name="Red Talons")
     make_character(wolves, name="Captain Vorn")
     make_character(talons, name="Captain Rhal")
-    _fought(campaign, wolves, talons, {wolves.pk: "win", talons.pk: "loss"})
-    _fought(campaign, wolves, talons, {wolves.pk: "draw", talons.pk: "draw"})
+    make_recorded_battle(wolves, talons, campaign=campaign)
+    make_recorded_battle(wolves, talons, campaign=campaign, result="draw")
     log_in(page, live_server.url, "alice")
 
     page.goto(live_server.url + reverse("campaign_detail", args=[campaign.pk]))

@@ -25,6 +25,7 @@ from campaign.models import (
     Unit,
 )
 from tests.concurrency.live import PASSWORD
+from tests.factories import make_battle
 
 KEYWORDS = "Imperium, Astra Militarum"
 FACTION = "Astra Militarum"
@@ -111,16 +112,7 @@ def battle_to_record() -> dict:
         force = _force(player, campaign, name)
         sides.append((force, [_epic_hero(force), _swarm(force)]))
     (first, _), (second, _) = sides
-    battle = services.start_battle(
-        actor=first.player,
-        force=first,
-        opponents=[second],
-        battle_size="Incursion",
-        campaign=campaign,
-    )
-    services.accept_invitation(
-        actor=second.player, participant=battle.participants.get(force=second)
-    )
+    battle = make_battle(first, second, campaign=campaign)
     for force, units in sides:
         services.muster_army(
             actor=force.player,

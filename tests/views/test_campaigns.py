@@ -10,28 +10,15 @@ from django.urls import reverse
 from campaign import services
 from campaign.models import CrusadeForce
 from tests.factories import (
-    make_battle,
     make_campaign,
     make_character,
     make_force,
+    make_recorded_battle,
     make_unit,
     make_user,
 )
 
-from .helpers import muster
-
 pytestmark = pytest.mark.django_db
-
-
-def _battle(campaign, a, b, result="win"):
-    ca = a.units.filter(is_character=True).first()
-    cb = b.units.filter(is_character=True).first()
-    battle = make_battle(a, b, campaign=campaign)
-    results = {}
-    for participant, unit in zip(battle.participants.order_by("pk"), (ca, cb), strict=True):
-        muster(participant, [unit])
-        results[participant.pk] = result if unit is ca else "loss"
-    services.record_battle_end(actor=a.player, battle=battle, results=results, outcomes={})
 
 
 def _campaign_with(forces: int, units: int, battles: int):
@@ -44,7 +31,7 @@ def _campaign_with(forces: int, units: int, battles: int):
             make_unit(force, points=40)
         all_forces.append(force)
     for _ in range(battles):
-        _battle(campaign, all_forces[0], all_forces[1])
+        make_recorded_battle(all_forces[0], all_forces[1], campaign=campaign)
     return campaign
 
 
@@ -84,7 +71,7 @@ def test_it_lists_the_battles_a_page_at_a_time(client):
     for force in heroes:
         make_character(force, is_epic_hero=True)  # never gains XP, so never waits on a promotion
     for _ in range(12):
-        _battle(campaign, *heroes)
+        make_recorded_battle(*heroes, campaign=campaign)
     client.force_login(heroes[0].player)
     url = reverse("campaign_detail", args=[campaign.pk])
 

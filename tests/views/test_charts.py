@@ -12,9 +12,16 @@ from django.urls import reverse
 
 from campaign import charts, rules, services
 from campaign.models import Unit
-from tests.factories import make_battle, make_campaign, make_character, make_force, make_unit
+from tests.factories import (
+    make_battle,
+    make_campaign,
+    make_character,
+    make_force,
+    make_recorded_battle,
+    make_unit,
+)
 
-from .helpers import count_queries, fight_alone, muster
+from .helpers import count_queries, fight_alone
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +37,8 @@ def polylines(body: str, chart_id: str) -> list[list[str]]:
 
 def battle(campaign, winner, loser, *, weeks: int = 0):
     """A battle ``winner`` wins against ``loser``, played ``weeks`` into the season."""
-    fight = make_battle(
-        winner, loser, campaign=campaign, date=SEASON + datetime.timedelta(weeks=weeks)
-    )
-    results = {}
-    for side in fight.participants.select_related("force"):
-        muster(side, [side.force.units.filter(is_character=True).first()])
-        results[side.pk] = "win" if side.force == winner else "loss"
-    services.record_battle_end(actor=winner.player, battle=fight, results=results, outcomes={})
+    date = SEASON + datetime.timedelta(weeks=weeks)
+    make_recorded_battle(winner, loser, campaign=campaign, date=date)
 
 
 def league(forces: int, *, units: int = 1) -> tuple:

@@ -76,9 +76,7 @@ def test_it_buys_fresh_recruits_once_when_the_same_form_is_sent_twice(client, ow
     second = client.post(recruits_url(unit), data)
 
     card = reverse("unit_detail", args=[unit.pk])
-    assert (first.status_code, first.url) == (302, card)
-    assert (second.status_code, second.url) == (303, card)
-    assert texts(second)[-1] == once.ALREADY_DONE
+    applied_once(first, second, then=card, back=card)
     assert models_and_rp(unit) == (3, 4)
     assert RequisitionPurchase.objects.filter(unit=unit).count() == 1
     now = client.get(second.url)
@@ -160,6 +158,14 @@ def test_it_shows_the_form_again_with_a_token_of_its_own(client, owner, unit):
 
 def fill_in(data: dict[str, list[str]], **values) -> dict[str, list[str]]:
     return {**data, **{name: [str(value)] for name, value in values.items()}}
+
+
+def applied_once(first, second, *, then: str, back: str) -> None:
+    """The same form sent twice: the first applied and went on to ``then``; the second was
+    sent back to ``back`` and told it was already done."""
+    assert (first.status_code, first.url) == (302, then)
+    assert (second.status_code, second.url) == (303, back)
+    assert texts(second)[-1] == once.ALREADY_DONE
 
 
 def test_it_keeps_each_players_tokens_apart(client, owner, unit, member, campaign):
@@ -335,39 +341,45 @@ def test_it_costs_two_queries_more_with_a_token_and_none_without(client, owner, 
 # Accounts and the organisers' admin
 
 
+def sent_twice(client, name: str, having: str, *, again=None, **values) -> tuple:
+    """The form of the page ``name`` (the one with the field ``having``), filled in with
+    ``values`` and posted twice: the second time by ``again`` (another browser, which
+    sent it before the first answer came) or by the same one."""
+    url = reverse(name)
+    data = fill_in(sent(client.get(url), having=having), **values)
+    return client.post(url, data), (again or client).post(url, data)
+
+
 def test_it_signs_up_once_when_the_form_is_sent_twice(client):
-    data = fill_in(
-        sent(client.get(reverse("signup")), having="username"),
+    first, second = sent_twice(
+        client,
+        "signup",
+        "username",
+        again=Client(),
         username="newcomer",
         password1="a-long-Pass-phrase-9",
         password2="a-long-Pass-phrase-9",
     )
 
-    first = client.post(reverse("signup"), data)
-    second = Client().post(reverse("signup"), data)  # sent before the first answer came
-
-    assert (first.status_code, first.url) == (302, reverse("dashboard"))
-    assert (second.status_code, second.url) == (303, reverse("signup"))
-    assert texts(second)[-1] == once.ALREADY_DONE
+    applied_once(first, second, then=reverse("dashboard"), back=reverse("signup"))
     assert UsedFormToken.objects.get().user is None
 
 
 def test_it_changes_a_password_once_when_the_form_is_sent_twice(client, owner):
     """Sent again, the form would be refused for an old password the first just replaced."""
     client.force_login(owner)
-    data = fill_in(
-        sent(client.get(reverse("password_change")), having="old_password"),
+
+    first, second = sent_twice(
+        client,
+        "password_change",
+        "old_password",
         old_password="test-pass-123",
         new_password1="another-Pass-phrase-7",
         new_password2="another-Pass-phrase-7",
     )
 
-    first = client.post(reverse("password_change"), data)
-    second = client.post(reverse("password_change"), data)
-
-    assert (first.status_code, first.url) == (302, reverse("password_change_done"))
-    assert (second.status_code, second.url) == (303, reverse("password_change"))
-    assert texts(second)[-1] == once.ALREADY_DONE
+    done, form = reverse("password_change_done"), reverse("password_change")
+    applied_once(first, second, then=done, back=form)
     assert reload(owner).check_password("another-Pass-phrase-7")
 
 
@@ -377,10 +389,8 @@ def test_it_changes_a_password_once_when_the_form_is_sent_twice(client, owner):
 def test_it_sends_one_reset_link_when_the_form_is_sent_twice(client, owner):
     owner.email = "owner@example.org"
     owner.save()
-    data = fill_in(sent(client.get(reverse("password_reset")), having="email"), email=owner.email)
 
-    first = client.post(reverse("password_reset"), data)
-    second = client.post(reverse("password_reset"), data)
+    first, second = sent_twice(client, "password_reset", "email", email=owner.email)
 
     assert first.status_code == 302 and second.status_code == 303
     assert len(mail.outbox) == 1
@@ -407,9 +417,7 @@ def test_it_voids_a_battle_once_from_the_admin(client, table):
     second = client.post(tool, data)
 
     change = reverse("admin:campaign_battle_change", args=[table.battle.pk])
-    assert (first.status_code, first.url) == (302, change)
-    assert (second.status_code, second.url) == (303, change)
-    assert texts(second)[-1] == once.ALREADY_DONE
+    applied_once(first, second, then=change, back=change)
     assert reload(table.battle).status == Battle.Status.VOIDED
     assert HistoryEntry.objects.count() == history
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from campaign import urls
 from campaign.models import BattleParticipant, HistoryEntry, Membership, OutOfActionTest, Promotion
 from tests.factories import (
     make_battle,
@@ -137,26 +138,11 @@ def world():
         "kwargs": {
             "join_campaign": {"code": campaign.invite_code},
             "campaign_detail": {"pk": campaign.pk},
-            "force_detail": {"pk": force.pk},
-            "force_edit": {"pk": force.pk},
-            "force_campaign": {"pk": force.pk},
-            "force_banner": {"pk": force.pk},
-            "force_history": {"pk": force.pk},
-            "force_print": {"pk": force.pk},
-            "unit_create": {"pk": force.pk},
-            "unit_supply_check": {"pk": force.pk},
+            # Every page below forces/<pk>/ and units/<pk>/ takes the force's or the unit's pk.
+            **{url.name: {"pk": force.pk} for url in urls.force_urls},
             "force_requisition": {"pk": force.pk, "requisition": "increase_supply_limit"},
-            "force_import_units": {"pk": force.pk},
-            "force_import_units_check": {"pk": force.pk},
-            "force_export": {"pk": force.pk},
-            "force_export_text": {"pk": force.pk},
-            "unit_detail": {"pk": squad.pk},
-            "unit_card_image": {"pk": squad.pk},
-            "unit_edit": {"pk": squad.pk},
-            "unit_picture": {"pk": squad.pk},
-            "unit_remove": {"pk": squad.pk},
+            **{url.name: {"pk": squad.pk} for url in urls.unit_urls},
             "unit_requisition": {"pk": squad.pk, "requisition": "fresh_recruits"},
-            "unit_reward": {"pk": squad.pk},
             "battle_detail": {"pk": battle.pk},
             "battle_cancel": {"pk": battle.pk},
             **{name: {"pk": side.pk} for name in SIDE_URLS},
