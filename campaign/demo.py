@@ -24,6 +24,7 @@ from campaign.models import (
     OutOfActionTest,
     Unit,
 )
+from campaign.services.scripted import start_and_muster
 
 DEMO_CAMPAIGN = "The Vigil of Kharos"
 
@@ -217,30 +218,16 @@ def _fight(
     """Start a battle ``weeks_ago`` weeks back (a battle a week, as the campaign says), each
     opponent accepts, each side musters and (optionally) records; Out of Action rolls by
     unit name."""
-    forces = [force for force, _, _ in players]
-    battle = services.start_battle(
-        actor=forces[0].player,
-        force=forces[0],
-        opponents=forces[1:],
+    starter, _, _ = players[0]
+    battle = start_and_muster(
+        armies=[(force, army) for force, army, _ in players],
         battle_size=size,
         mission=mission,
-        campaign=forces[0].campaign,
+        campaign=starter.campaign,
         date=timezone.localdate() - datetime.timedelta(weeks=weeks_ago),
     )
-    results = {}
-    for force, army, result in players:
-        participant = battle.participants.get(force=force)
-        if participant.is_invited:
-            services.accept_invitation(actor=force.player, participant=participant)
-        services.muster_army(
-            actor=force.player,
-            participant=participant,
-            faction=force.faction,
-            detachment="Crusade detachment",
-            units=army,
-            warlord=next(u for u in army if u.is_character),
-        )
-        results[participant.pk] = result
+    sides = {p.force_id: p.pk for p in battle.participants.all()}
+    results = {sides[force.pk]: result for force, _, result in players}
     if not finish:
         return battle
     outcomes = outcomes or {}

@@ -7,20 +7,10 @@ service's signature changes, this is the one module to adapt.
 
 from __future__ import annotations
 
-import datetime
 import random
-from collections.abc import Sequence
 
-from campaign import rules, services
-from campaign.models import (
-    Battle,
-    Campaign,
-    CrusadeForce,
-    Membership,
-    OutOfActionTest,
-    Promotion,
-    Unit,
-)
+from campaign import models, rules, services
+from campaign.services import scripted
 
 from .rosters import Datasheet, Faction
 
@@ -29,21 +19,23 @@ Outcome = services.UnitOutcome
 ENHANCEMENTS = ("Artificer Armour", "Fire Discipline", "Adept of the Codex", "Veil of Time")
 
 
-def create_campaign(*, organiser, name: str, description: str) -> Campaign:
+def create_campaign(*, organiser, name: str, description: str) -> models.Campaign:
     return services.create_campaign(actor=organiser, name=name, description=description)
 
 
-def enlist(*, player, campaign: Campaign, name: str, faction: Faction) -> CrusadeForce:
+def enlist(
+    *, player, campaign: models.Campaign, name: str, faction: Faction
+) -> models.CrusadeForce:
     """A player joins the campaign and musters a new Order of Battle in it."""
     services.join_campaign(
-        actor=player, user=player, campaign=campaign, role=Membership.Role.PLAYER
+        actor=player, user=player, campaign=campaign, role=models.Membership.Role.PLAYER
     )
     return services.create_force(
         actor=player, player=player, campaign=campaign, name=name, faction=faction.name
     )
 
 
-def carry_over_supply_limit(*, organiser, force: CrusadeForce, supply_limit: int) -> None:
+def carry_over_supply_limit(*, organiser, force: models.CrusadeForce, supply_limit: int) -> None:
     """An organiser sets the Supply Limit a force reached on paper before the league."""
     services.correct_force(
         actor=organiser,
@@ -68,7 +60,9 @@ def body_keyword(table: str) -> dict[str, bool]:
     return {keyword.field: True} if keyword else {}
 
 
-def add_unit(*, force: CrusadeForce, faction: Faction, sheet: Datasheet, name: str) -> Unit:
+def add_unit(
+    *, force: models.CrusadeForce, faction: Faction, sheet: Datasheet, name: str
+) -> models.Unit:
     """A new Crusade card copied from the army list."""
     return services.add_unit(
         actor=force.player,
@@ -92,45 +86,14 @@ def add_unit(*, force: CrusadeForce, faction: Faction, sheet: Datasheet, name: s
     )
 
 
-def start_and_muster(
-    *,
-    campaign: Campaign,
-    armies: Sequence[tuple[CrusadeForce, Sequence[Unit]]],
-    battle_size: str,
-    mission: str,
-    date: datetime.date | None = None,
-) -> Battle:
-    """Open a battle and muster each side's army; the first CHARACTER is the Warlord."""
-    forces = [force for force, _ in armies]
-    battle = services.start_battle(
-        actor=forces[0].player,
-        force=forces[0],
-        opponents=forces[1:],
-        battle_size=battle_size,
-        mission=mission,
-        campaign=campaign,
-        date=date,
-    )
-    participants = {p.force_id: p for p in battle.participants.all()}
-    for force, _ in armies[1:]:
-        participants[force.pk] = services.accept_invitation(
-            actor=force.player, participant=participants[force.pk]
-        )
-    for force, units in armies:
-        services.muster_army(
-            actor=force.player,
-            participant=participants[force.pk],
-            faction=force.faction,
-            detachment="Crusade detachment",
-            units=list(units),
-            warlord=next(u for u in units if u.is_character),
-        )
-    return battle
+start_and_muster = scripted.start_and_muster
+"""Open a battle and muster each side's army, the first CHARACTER as Warlord: the demo
+plays its battles the same way."""
 
 
 def record_end(
     *,
-    battle: Battle,
+    battle: models.Battle,
     results: dict[int, str],
     outcomes: dict[int, services.UnitOutcome],
 ) -> None:
@@ -139,15 +102,15 @@ def record_end(
     services.record_battle_end(battle=battle, results=results, outcomes=outcomes)
 
 
-def take_out_of_action_tests(battle: Battle, rng: random.Random) -> None:
+def take_out_of_action_tests(battle: models.Battle, rng: random.Random) -> None:
     """Every destroyed unit rolls; a failed test takes a scar or a Devastating Blow."""
-    tests = OutOfActionTest.objects.filter(
-        battle_unit__participant__battle=battle, status=OutOfActionTest.Status.PENDING
+    tests = models.OutOfActionTest.objects.filter(
+        battle_unit__participant__battle=battle, status=models.OutOfActionTest.Status.PENDING
     ).select_related("unit__force__player")
     for test in tests.order_by("pk"):
         player = test.unit.force.player
         test = services.take_out_of_action_test(actor=player, test=test, roll=rng.randint(1, 6))
-        if test.status != OutOfActionTest.Status.AWAITING_CHOICE:
+        if test.status != models.OutOfActionTest.Status.AWAITING_CHOICE:
             continue  # passed, or removed for good with three scars and no honours
         choices = services.out_of_action_choices(test)
         blow = rules.OutOfAction.DEVASTATING_BLOW in choices
@@ -162,15 +125,21 @@ def take_out_of_action_tests(battle: Battle, rng: random.Random) -> None:
             )
 
 
-def settle_promotions(battle: Battle, rng: random.Random) -> None:
+def settle_promotions(battle: models.Battle, rng: random.Random) -> None:
     """Settle every rank a battle brought, mostly with Battle Traits.
 
     CHARACTERS sometimes take an Artificer Relic or an Enhancement instead, and some units
     a Weapon Modification, so every kind of honour shows up on the cards.
     """
-    promotions = Promotion.objects.filter(battle=battle, status=Promotion.Status.PENDING)
+    promotions = models.Promotion.objects.filter(
+        battle=battle, status=models.Promotion.Status.PENDING
+    )
     for promotion in promotions.order_by("pk"):
-        unit = Unit.objects.with_card_details().select_related("force").get(pk=promotion.unit_id)
+        unit = (
+            models.Unit.objects.with_card_details()
+            .select_related("force")
+            .get(pk=promotion.unit_id)
+        )
         player = unit.force.player
         facts = unit.facts(pending_promotions=0)
         tables = rules.fitting_trait_tables(unit.keywords)
@@ -203,7 +172,7 @@ def settle_promotions(battle: Battle, rng: random.Random) -> None:
             )
 
 
-def _renowned_heroes(unit: Unit, promotion: Promotion) -> bool:
+def _renowned_heroes(unit: models.Unit, promotion: models.Promotion) -> bool:
     """An Enhancement instead of the promotion's honour, when the force can buy it."""
     option = next(
         o
@@ -222,7 +191,7 @@ def _renowned_heroes(unit: Unit, promotion: Promotion) -> bool:
     return True
 
 
-def _artificer_relic(unit: Unit, facts: rules.UnitFacts) -> str | None:
+def _artificer_relic(unit: models.Unit, facts: rules.UnitFacts) -> str | None:
     """An Artificer Relic no unit of the force carries yet, if the rank allows."""
     taken = services.relics_in_force(unit)
     for name, (category, _effect) in rules.CRUSADE_RELICS.items():
@@ -231,7 +200,7 @@ def _artificer_relic(unit: Unit, facts: rules.UnitFacts) -> str | None:
     return None
 
 
-def _unmodified_weapon(unit: Unit, rng: random.Random) -> str | None:
+def _unmodified_weapon(unit: models.Unit, rng: random.Random) -> str | None:
     """A weapon of the unit's wargear that is neither modified nor a relic."""
     honoured = {h.weapon.strip().lower() for h in unit.active_honours() if h.weapon}
     weapons = [w.strip() for w in unit.wargear.split(",") if w.strip()]
@@ -239,12 +208,12 @@ def _unmodified_weapon(unit: Unit, rng: random.Random) -> str | None:
     return rng.choice(free) if free else None
 
 
-def _model_name(unit: Unit) -> str:
+def _model_name(unit: models.Unit) -> str:
     """The model that carries a modified weapon: the unit's leader, as the list names it."""
     first = unit.models_description.split(",")[0].strip()
     return first.split(" ", 1)[1] if " " in first else unit.name
 
 
-def buy_increase_supply_limit(force: CrusadeForce) -> None:
+def buy_increase_supply_limit(force: models.CrusadeForce) -> None:
     """1RP for more Supply Limit, between battles."""
     services.increase_supply_limit(actor=force.player, force=force)

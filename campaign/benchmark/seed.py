@@ -19,20 +19,7 @@ from django.db import transaction
 from django.db.migrations.loader import MigrationLoader
 from django.db.models import Max, Min
 
-from campaign import rules
-from campaign.models import (
-    Battle,
-    BattleHonour,
-    BattleParticipant,
-    BattleScar,
-    BattleUnit,
-    Campaign,
-    CrusadeForce,
-    HistoryEntry,
-    OutOfActionTest,
-    Promotion,
-    Unit,
-)
+from campaign import models, rules
 
 from . import moves
 from .rosters import (
@@ -61,9 +48,9 @@ BATTLES_PER_TRANSACTION = 25
 
 Progress = Callable[[str], None]
 WIN, LOSS, DRAW = (
-    BattleParticipant.Result.WIN,
-    BattleParticipant.Result.LOSS,
-    BattleParticipant.Result.DRAW,
+    models.BattleParticipant.Result.WIN,
+    models.BattleParticipant.Result.LOSS,
+    models.BattleParticipant.Result.DRAW,
 )
 
 
@@ -117,26 +104,28 @@ ORDER_OF_BATTLE_FACTIONS = {50: ULTRAMARINES, 200: TAU}
 
 @dataclass
 class SeedReport:
-    campaign: Campaign
+    campaign: models.Campaign
     seconds: float
     reused: bool
     counts: dict[str, int]
 
 
-def seeded_campaign(scale: Scale) -> Campaign | None:
+def seeded_campaign(scale: Scale) -> models.Campaign | None:
     """The campaign a complete earlier seed of this scale left in the database, if any."""
-    campaign = Campaign.objects.filter(name=scale.campaign, description=scale.description).first()
+    campaign = models.Campaign.objects.filter(
+        name=scale.campaign, description=scale.description
+    ).first()
     if campaign is None:
         return None
     battles = Counter(campaign.battles.values_list("status", flat=True))
     complete = (
-        battles[Battle.Status.COMPLETED] == scale.battles
-        and battles[Battle.Status.IN_PROGRESS] == 1
+        battles[models.Battle.Status.COMPLETED] == scale.battles
+        and battles[models.Battle.Status.IN_PROGRESS] == 1
     )
     return campaign if complete else None
 
 
-def reuse(campaign: Campaign) -> SeedReport:
+def reuse(campaign: models.Campaign) -> SeedReport:
     """Report on a league seeded by an earlier run; its seeding time is read from history."""
     span = campaign.history.aggregate(first=Min("created_at"), last=Max("created_at"))
     seconds = (span["last"] - span["first"]).total_seconds()
@@ -150,27 +139,29 @@ def seed(scale: Scale, *, progress: Progress) -> SeedReport:
     return SeedReport(campaign, time.perf_counter() - started, False, league_counts(campaign))
 
 
-def league_counts(campaign: Campaign) -> dict[str, int]:
+def league_counts(campaign: models.Campaign) -> dict[str, int]:
     """How much there is to show: the numbers the targets are stated at."""
-    units = Unit.objects.filter(force__campaign=campaign)
+    units = models.Unit.objects.filter(force__campaign=campaign)
     return {
         "forces": campaign.forces.count(),
         "units": units.count(),
-        "units_removed": units.filter(status=Unit.Status.REMOVED).count(),
+        "units_removed": units.filter(status=models.Unit.Status.REMOVED).count(),
         "battles": campaign.battles.count(),
-        "battle_units": BattleUnit.objects.filter(participant__battle__campaign=campaign).count(),
-        "destroyed": BattleUnit.objects.filter(
+        "battle_units": models.BattleUnit.objects.filter(
+            participant__battle__campaign=campaign
+        ).count(),
+        "destroyed": models.BattleUnit.objects.filter(
             participant__battle__campaign=campaign, destroyed=True
         ).count(),
-        "out_of_action_tests": OutOfActionTest.objects.filter(unit__in=units).count(),
-        "promotions": Promotion.objects.filter(unit__in=units).count(),
-        "battle_honours": BattleHonour.objects.filter(unit__in=units).count(),
-        "battle_scars": BattleScar.objects.filter(unit__in=units).count(),
-        "history": HistoryEntry.objects.filter(campaign=campaign).count(),
+        "out_of_action_tests": models.OutOfActionTest.objects.filter(unit__in=units).count(),
+        "promotions": models.Promotion.objects.filter(unit__in=units).count(),
+        "battle_honours": models.BattleHonour.objects.filter(unit__in=units).count(),
+        "battle_scars": models.BattleScar.objects.filter(unit__in=units).count(),
+        "history": models.HistoryEntry.objects.filter(campaign=campaign).count(),
     }
 
 
-def pick_army(units: Sequence[Unit], *, size: int, points_limit: int) -> list[Unit]:
+def pick_army(units: Sequence[models.Unit], *, size: int, points_limit: int) -> list[models.Unit]:
     """Up to `size` units, in the order given, that make a legal army.
 
     The first CHARACTER comes first and is the Warlord; a datasheet appears at most
@@ -196,7 +187,7 @@ def pick_army(units: Sequence[Unit], *, size: int, points_limit: int) -> list[Un
     return army
 
 
-def army_candidates(force: CrusadeForce) -> list[Unit]:
+def army_candidates(force: models.CrusadeForce) -> list[models.Unit]:
     """The force's active units with what a muster and Marked for Greatness look at."""
     return list(force.units.active().with_card_details().order_by("pk"))
 
@@ -229,7 +220,7 @@ class LeagueBuilder:
         self.started = started
         self.order_of_battle_forces: set[int] = set()
 
-    def build(self) -> Campaign:
+    def build(self) -> models.Campaign:
         organiser = _user(ORGANISER, staff=True)
         campaign = moves.create_campaign(
             organiser=organiser, name=self.scale.campaign, description=self.scale.description
@@ -241,7 +232,7 @@ class LeagueBuilder:
 
     # Forces and units ------------------------------------------------------------------
 
-    def _muster_forces(self, campaign: Campaign, organiser) -> list[CrusadeForce]:
+    def _muster_forces(self, campaign: models.Campaign, organiser) -> list[models.CrusadeForce]:
         sizes = self.scale.force_sizes()
         fixed = len(self.scale.order_of_battle_sizes)
         per_faction: Counter[str] = Counter()
@@ -272,8 +263,14 @@ class LeagueBuilder:
         return template if lap == 0 else f"{template} {roman(lap + 1)}"
 
     def _force(
-        self, campaign: Campaign, organiser, number: int, name: str, faction: Faction, size: int
-    ) -> CrusadeForce:
+        self,
+        campaign: models.Campaign,
+        organiser,
+        number: int,
+        name: str,
+        faction: Faction,
+        size: int,
+    ) -> models.CrusadeForce:
         """One player's force: enlisted, its paper Supply Limit carried over, its units added."""
         player = _user(_player_name(number))
         force = moves.enlist(player=player, campaign=campaign, name=name, faction=faction)
@@ -290,7 +287,7 @@ class LeagueBuilder:
 
     # Battles ---------------------------------------------------------------------------
 
-    def _fight_season(self, campaign: Campaign, forces: list[CrusadeForce]) -> None:
+    def _fight_season(self, campaign: models.Campaign, forces: list[models.CrusadeForce]) -> None:
         battles = self.scale.battles
         step = max(1, battles // 10)
         for first in range(0, battles, BATTLES_PER_TRANSACTION):
@@ -300,12 +297,12 @@ class LeagueBuilder:
                     date = SEASON_START + datetime.timedelta(days=number * 365 // battles)
                     self._battle(campaign, sides, date)
                     if (number + 1) % step == 0:
-                        history = HistoryEntry.objects.filter(campaign=campaign).count()
+                        history = models.HistoryEntry.objects.filter(campaign=campaign).count()
                         self._report(
                             f"battles {number + 1:,}/{battles:,}, history {history:,} rows"
                         )
 
-    def _battle(self, campaign: Campaign, sides: list[CrusadeForce], date) -> None:
+    def _battle(self, campaign: models.Campaign, sides: list[models.CrusadeForce], date) -> None:
         """One battle as a group plays it: muster, record, Out of Action, promotions."""
         armies = [(force, self._army(force)) for force in sides]
         battle = moves.start_and_muster(
@@ -323,7 +320,7 @@ class LeagueBuilder:
             if self.rng.random() < 0.08:
                 moves.buy_increase_supply_limit(force)
 
-    def _army(self, force: CrusadeForce) -> list[Unit]:
+    def _army(self, force: models.CrusadeForce) -> list[models.Unit]:
         candidates = army_candidates(force)
         self.rng.shuffle(candidates)
         return pick_army(
@@ -333,7 +330,7 @@ class LeagueBuilder:
         )
 
     def _what_happened(
-        self, battle: Battle, armies: list[tuple[CrusadeForce, list[Unit]]]
+        self, battle: models.Battle, armies: list[tuple[models.CrusadeForce, list[models.Unit]]]
     ) -> tuple[dict[int, str], dict[int, moves.Outcome]]:
         """Results and each unit's deeds: kills, losses, one unit Marked for Greatness.
 
@@ -346,8 +343,8 @@ class LeagueBuilder:
         )
         units = {u.pk: u for _, army in armies for u in army}
         participants = list(battle.participants.order_by("pk"))
-        entries = BattleUnit.objects.filter(participant__battle=battle).order_by("pk")
-        army_of: dict[int, list[BattleUnit]] = {p.pk: [] for p in participants}
+        entries = models.BattleUnit.objects.filter(participant__battle=battle).order_by("pk")
+        army_of: dict[int, list[models.BattleUnit]] = {p.pk: [] for p in participants}
         for entry in entries:
             army_of[entry.participant_id].append(entry)
         results, outcomes = {}, {}
@@ -373,7 +370,9 @@ class LeagueBuilder:
                 )
         return results, outcomes
 
-    def _leave_a_battle_in_progress(self, campaign: Campaign, forces: list[CrusadeForce]) -> None:
+    def _leave_a_battle_in_progress(
+        self, campaign: models.Campaign, forces: list[models.CrusadeForce]
+    ) -> None:
         """Two forces mid-battle, mustered and not recorded yet: the record form's subject.
 
         The same two forces muster the same units at any number of battles, so the

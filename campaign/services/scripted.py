@@ -1,0 +1,54 @@
+"""Several players' moves in a row, for code that plays battles on the players' behalf:
+the demo campaign and the benchmark's league.
+
+Not a service of its own (it is not in `campaign.services.__all__`): there is no one
+actor, and it leaves no history row of its own. Each step is the service the player
+whose turn it is would call, so each step is locked, checked and recorded as usual.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from campaign.models import Battle, Campaign, CrusadeForce, Unit
+
+from .battles import muster_army, start_battle
+from .invitations import accept_invitation
+
+
+def start_and_muster(
+    *,
+    armies: Sequence[tuple[CrusadeForce, Sequence[Unit]]],
+    battle_size: str,
+    mission: str = "",
+    campaign: Campaign | None = None,
+    date: datetime.date | None = None,
+) -> Battle:
+    """The first force's player opens a battle against the others; then side by side,
+    in the order given, each invited player accepts and each side musters its units
+    with its first CHARACTER as Warlord."""
+    forces = [force for force, _ in armies]
+    battle = start_battle(
+        actor=forces[0].player,
+        force=forces[0],
+        opponents=forces[1:],
+        battle_size=battle_size,
+        mission=mission,
+        campaign=campaign,
+        date=date,
+    )
+    participants = {p.force_id: p for p in battle.participants.all()}
+    for force, units in armies:
+        participant = participants[force.pk]
+        if participant.is_invited:
+            participant = accept_invitation(actor=force.player, participant=participant)
+        muster_army(
+            actor=force.player,
+            participant=participant,
+            faction=force.faction,
+            detachment="Crusade detachment",
+            units=list(units),
+            warlord=next(u for u in units if u.is_character),
+        )
+    return battle
