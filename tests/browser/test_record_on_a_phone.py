@@ -7,16 +7,9 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from campaign import services
+from tests import factories
 from tests.browser.helpers import log_in
 from tests.browser.test_mobile_layout import artefacts
-from tests.factories import (
-    make_battle,
-    make_campaign,
-    make_character,
-    make_force,
-    make_unit,
-    make_user,
-)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,13 +27,17 @@ NAMES = {
 
 def _eight_unit_side():
     """Octavia's eight units, mustered against a rival who accepted; her side to record."""
-    campaign = make_campaign(name="The Pariah Nexus")
-    mine = make_force(player=make_user("octavia"), campaign=campaign, name="The Ashen Host")
-    rival = make_force(player=make_user("rival"), campaign=campaign, name="Red Talons")
-    units = [make_character(mine, name="Captain Aurelian Valerius")]
-    units += [make_unit(mine, name=n, datasheet=d, points=100) for n, d in NAMES.items()]
-    enemy = make_character(rival, name="Captain Rhal")
-    battle = make_battle(mine, rival, campaign=campaign, battle_size="Onslaught")
+    campaign = factories.make_campaign(name="The Pariah Nexus")
+    mine = factories.make_force(
+        player=factories.make_user("octavia"), campaign=campaign, name="The Ashen Host"
+    )
+    rival = factories.make_force(
+        player=factories.make_user("rival"), campaign=campaign, name="Red Talons"
+    )
+    units = [factories.make_character(mine, name="Captain Aurelian Valerius")]
+    units += [factories.make_unit(mine, name=n, datasheet=d, points=100) for n, d in NAMES.items()]
+    enemy = factories.make_character(rival, name="Captain Rhal")
+    battle = factories.make_battle(mine, rival, campaign=campaign, battle_size="Onslaught")
     side, theirs = battle.participants.get(force=mine), battle.participants.get(force=rival)
     army = {"faction": "Adeptus Astartes", "detachment": "Gladius"}
     services.muster_army(actor=mine.player, participant=side, units=units, warlord=units[0], **army)

@@ -4,25 +4,10 @@ organiser settles it (with a reason kept in history)."""
 
 import pytest
 
-from campaign import services
-from campaign.models import (
-    Battle,
-    BattleParticipant,
-    BattleUnit,
-    HistoryEntry,
-    OutOfActionTest,
-    Promotion,
-)
+from campaign import models, services
 from campaign.services import UnitOutcome
 from tests.factories import make_user, reload
-from tests.services.cards import (
-    commissar,
-    krieg_force,
-    krieg_squad,
-    lord_of_contagion,
-    plague_force,
-    plague_marines,
-)
+from tests.services import cards
 from tests.services.checks import card_snapshot, database_state, refused
 from tests.services.earned import set_xp
 from tests.services.fights import Fight, go_to_battle
@@ -33,14 +18,14 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def armies():
     """Two players' forces, each with a leader and a squad."""
-    krieg, plague = krieg_force(), plague_force()
+    krieg, plague = cards.krieg_force(), cards.plague_force()
     return {
         "krieg": krieg,
         "plague": plague,
-        "vell": commissar(krieg),
-        "line": krieg_squad(krieg),
-        "lord": lord_of_contagion(plague),
-        "marines": plague_marines(plague),
+        "vell": cards.commissar(krieg),
+        "line": cards.krieg_squad(krieg),
+        "lord": cards.lord_of_contagion(plague),
+        "marines": cards.plague_marines(plague),
     }
 
 
@@ -61,7 +46,7 @@ def test_it_keeps_a_sides_record_without_changing_any_force_until_every_side_has
 
     battle = fight.record_side(armies["krieg"])
 
-    assert battle.status == Battle.Status.IN_PROGRESS
+    assert battle.status == models.Battle.Status.IN_PROGRESS
     assert card_snapshot(armies["krieg"], armies["plague"]) == before
     side = reload(fight.participant(armies["krieg"]))
     assert (side.claimed_result, side.result, side.recorded_by) == (
@@ -71,8 +56,8 @@ def test_it_keeps_a_sides_record_without_changing_any_force_until_every_side_has
     )
     entry = fight.entry(armies["line"])
     assert (entry.destroyed, entry.enemy_units_destroyed, entry.xp_after) == (True, 2, None)
-    assert not OutOfActionTest.objects.exists()
-    recorded = HistoryEntry.objects.get(action="side_recorded")
+    assert not models.OutOfActionTest.objects.exists()
+    recorded = models.HistoryEntry.objects.get(action="side_recorded")
     assert (recorded.force, recorded.actor) == (armies["krieg"], armies["krieg"].player)
     assert recorded.changes == {"claimed_result": ["", "win"]}
 
@@ -91,15 +76,15 @@ def test_it_completes_the_battle_in_one_go_once_both_sides_agree(armies):
 
     battle = fight.record_side(armies["plague"])
 
-    assert battle.status == Battle.Status.COMPLETED
+    assert battle.status == models.Battle.Status.COMPLETED
     krieg, plague = reload(armies["krieg"]), reload(armies["plague"])
     assert (krieg.battle_tally, krieg.victories, krieg.rp) == (1, 1, 6)
     assert (plague.battle_tally, plague.victories, plague.rp) == (1, 0, 6)
     line = reload(armies["line"])
     assert (line.xp, line.battles_survived) == (9, 0)
     assert reload(armies["marines"]).units_destroyed == 1
-    assert fight.test_for(armies["line"]).status == OutOfActionTest.Status.PENDING
-    assert Promotion.objects.filter(unit=armies["line"]).count() == 1
+    assert fight.test_for(armies["line"]).status == models.OutOfActionTest.Status.PENDING
+    assert models.Promotion.objects.filter(unit=armies["line"]).count() == 1
     results = dict(battle.participants.values_list("force__name", "result"))
     assert results == {"13th Siege Regiment": "win", "Plague Wall": "loss"}
 
@@ -110,14 +95,11 @@ def test_it_credits_each_forces_changes_to_the_player_who_recorded_its_side(armi
     fight.record_side(armies["krieg"])
     fight.record_side(armies["plague"])
 
+    history = models.HistoryEntry.objects
     for name, unit in (("krieg", "line"), ("plague", "marines")):
         player = armies[name].player
-        assert HistoryEntry.objects.get(action="battle_recorded", force=armies[name]).actor == (
-            player
-        )
-        assert HistoryEntry.objects.get(action="unit_battle_recorded", unit=armies[unit]).actor == (
-            player
-        )
+        assert history.get(action="battle_recorded", force=armies[name]).actor == player
+        assert history.get(action="unit_battle_recorded", unit=armies[unit]).actor == player
 
 
 def test_it_never_reads_another_sides_units_from_a_players_report(armies):
@@ -158,7 +140,7 @@ def test_it_lets_a_side_amend_its_record_before_the_battle_completes(armies):
     side = reload(fight.participant(armies["krieg"]))
     assert side.claimed_result == "win"
     assert fight.entry(armies["line"]).enemy_units_destroyed == 3
-    amended = HistoryEntry.objects.filter(action="side_recorded").order_by("-pk").first()
+    amended = models.HistoryEntry.objects.filter(action="side_recorded").order_by("-pk").first()
     assert "amends" in amended.summary
     assert amended.changes == {"claimed_result": ["draw", "win"]}
 
@@ -180,10 +162,10 @@ def test_it_disputes_a_battle_whose_results_disagree_and_applies_nothing(armies,
 
     battle = fight.record_side(armies["plague"])
 
-    assert battle.status == Battle.Status.DISPUTED
+    assert battle.status == models.Battle.Status.DISPUTED
     assert card_snapshot(armies["krieg"], armies["plague"]) == before
     assert why in services.disagreement(list(battle.participants.all()))
-    rows = HistoryEntry.objects.filter(action="battle_disputed", battle=battle)
+    rows = models.HistoryEntry.objects.filter(action="battle_disputed", battle=battle)
     assert {row.force for row in rows} == {armies["krieg"], armies["plague"]}
     assert all(why in row.reason for row in rows)
     assert reload(armies["krieg"]).in_battle()  # still committed until it is settled
@@ -196,7 +178,7 @@ def test_it_completes_a_disputed_battle_once_a_side_amends_its_result(armies):
 
     battle = fight.record_side(armies["plague"], "loss")
 
-    assert battle.status == Battle.Status.COMPLETED
+    assert battle.status == models.Battle.Status.COMPLETED
     assert (reload(armies["krieg"]).victories, reload(armies["plague"]).victories) == (1, 0)
 
 
@@ -231,12 +213,12 @@ def test_it_lets_an_organiser_settle_a_dispute_with_the_results_they_choose(armi
         reason="Photo of the scoresheet: Plague Wall held 3 objectives",
     )
 
-    assert battle.status == Battle.Status.COMPLETED
+    assert battle.status == models.Battle.Status.COMPLETED
     assert (reload(armies["krieg"]).victories, reload(armies["plague"]).victories) == (0, 1)
     assert reload(krieg_side).claimed_result == "win"  # what the player said stays
     assert reload(krieg_side).result == "loss"
     assert reload(armies["marines"]).units_destroyed == 3
-    settled = HistoryEntry.objects.filter(action="battle_settled", battle=battle)
+    settled = models.HistoryEntry.objects.filter(action="battle_settled", battle=battle)
     assert {row.actor for row in settled} == {organiser}
     assert {row.reason for row in settled} == {
         "Photo of the scoresheet: Plague Wall held 3 objectives"
@@ -264,10 +246,10 @@ def test_it_lets_an_organiser_record_for_an_absent_player(armies):
     marines = reload(armies["marines"])
     assert (marines.xp, marines.battles_survived, marines.units_destroyed) == (1, 1, 0)
     assert reload(armies["line"]).units_destroyed == 1
-    recorded = HistoryEntry.objects.get(action="battle_recorded", force=armies["plague"])
+    recorded = models.HistoryEntry.objects.get(action="battle_recorded", force=armies["plague"])
     assert recorded.actor == organiser
     assert "recorded by an organiser" in (
-        HistoryEntry.objects.get(action="battle_settled", force=armies["plague"]).summary
+        models.HistoryEntry.objects.get(action="battle_settled", force=armies["plague"]).summary
     )
 
 
@@ -339,5 +321,5 @@ def test_it_refuses_a_whole_battle_recorded_by_one_actor_when_the_results_disagr
         fight.record()
 
     assert database_state() == before
-    assert not BattleUnit.objects.filter(destroyed=True).exists()
-    assert not BattleParticipant.objects.exclude(claimed_result="").exists()
+    assert not models.BattleUnit.objects.filter(destroyed=True).exists()
+    assert not models.BattleParticipant.objects.exclude(claimed_result="").exists()
