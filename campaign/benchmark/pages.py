@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection, transaction
 from django.db.models import Case, Count, F, Q, When
 from django.db.models.functions import Abs
@@ -48,6 +50,7 @@ from .seed import BASELINE_BATTLES, Scale, army_candidates, pick_army
 RECORD_QUERY_BUDGET = 60
 ADMIN_BUDGET_MS = 100.0
 SAME_SPEED_TOLERANCE = 0.25
+FRAGMENT_CACHE = "template_fragments"
 
 Prepare = Callable[[], tuple[str, Callable[[], HttpResponse]]]
 """Sets up one run, untimed; returns the URL and the request to time."""
@@ -83,10 +86,30 @@ class Probe:
     expect: int = 200
     rollback: bool = False
     """Run in a transaction rolled back after each run (for steps that change things)."""
+    after: Callable[[], None] | None = None
+    """Called after each run, untimed: undoes what `prepare` set up around the request."""
 
 
 def page_probe(key: str, database: BenchDatabase, client: Client, url: str) -> Probe:
     return Probe(key, database, lambda: (url, lambda: client.get(url)))
+
+
+def first_look_probe(key: str, database: BenchDatabase, client: Client, url: str) -> Probe:
+    """The page as the first player to look after a change sees it: nothing cached under
+    the new version yet. The page gets an empty fragment cache of its own for the run
+    (untimed), so the other pages keep theirs."""
+    cached = caches[FRAGMENT_CACHE]
+
+    def prepare() -> tuple[str, Callable[[], HttpResponse]]:
+        empty = LocMemCache("bench-first-look", {})
+        empty.clear()
+        caches[FRAGMENT_CACHE] = empty
+        return url, lambda: client.get(url)
+
+    def after() -> None:
+        caches[FRAGMENT_CACHE] = cached
+
+    return Probe(key, database, prepare, after=after)
 
 
 @dataclass(frozen=True)
@@ -153,6 +176,8 @@ class Stopwatch:
                 start = time.perf_counter()
                 response = request()
                 elapsed = (time.perf_counter() - start) * 1000
+            if probe.after is not None:
+                probe.after()
             if probe.rollback:
                 transaction.set_rollback(True)
         if response.status_code != probe.expect:
@@ -354,25 +379,27 @@ def size_independent_probes(
 def league_probes(subjects: Subjects, database: BenchDatabase) -> list[Probe]:
     """Every page of the league, and the reference: the admin login page."""
     clients = Clients()
-    campaign = subjects.campaign
+    campaign_url = reverse("campaign_detail", args=[subjects.campaign.pk])
     with database.active():
         probes = [
             page_probe("admin_login", database, clients.of(None), reverse("admin:login")),
-            page_probe(
-                "campaign_page",
-                database,
-                clients.of(subjects.force.player),
-                reverse("campaign_detail", args=[campaign.pk]),
+            *(
+                probe(key, database, clients.of(subjects.force.player), campaign_url)
+                for probe, key in (
+                    (page_probe, "campaign_page"),
+                    (first_look_probe, "campaign_page_first"),
+                )
             ),
             *size_independent_probes(subjects, database),
         ]
         for size, force in sorted(subjects.order_of_battle.items()):
+            url = reverse("force_detail", args=[force.pk])
             probes.append(
-                page_probe(
-                    f"order_of_battle_{size}",
-                    database,
-                    clients.of(force.player),
-                    reverse("force_detail", args=[force.pk]),
+                page_probe(f"order_of_battle_{size}", database, clients.of(force.player), url)
+            )
+            probes.append(
+                first_look_probe(
+                    f"order_of_battle_{size}_first", database, clients.of(force.player), url
                 )
             )
         for size in (5, 30):
@@ -526,6 +553,10 @@ def judge(
         timing = timings[key]
         return row(key, page, timing, f"<= {times}x admin login", timing.ratio_to(login) <= times)
 
+    def first_look(key: str, page: str) -> Row:
+        """The same page just after a change: measured, with no target of its own."""
+        return row(key, f"{page}, first look after a change", timings[key], "", None)
+
     battles = league.battles
     rows = [
         row("admin_login", "admin login page, the reference", timings["admin_login"], "", None),
@@ -534,6 +565,7 @@ def judge(
             f"campaign page, {league.forces} forces / {league.units:,} units / {battles:,} battles",
             3,
         ),
+        first_look("campaign_page_first", "campaign page"),
     ]
     for key, page in SIZE_INDEPENDENT.items():
         small, big = timings[f"{key}_baseline"], timings[key]
@@ -549,8 +581,9 @@ def judge(
                 ratio_to_baseline=ratio,
             )
         )
-    rows.append(times_login("order_of_battle_50", "Order of Battle, 50 units", 3))
-    rows.append(times_login("order_of_battle_200", "Order of Battle, 200 units", 6))
+    for size, times in ((50, 3), (200, 6)):
+        rows.append(times_login(f"order_of_battle_{size}", f"Order of Battle, {size} units", times))
+        rows.append(first_look(f"order_of_battle_{size}_first", f"Order of Battle, {size} units"))
     few, many = timings["record_end_5"], timings["record_end_30"]
     rows.append(row("record_end_5", "recording a battle end, 2x5 units", few, "", None))
     rows.append(
