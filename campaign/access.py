@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
-from django.db.models import Model, QuerySet
+from django.db.models import CharField, Model, OuterRef, QuerySet, Subquery, Value
 from django.http import Http404
 
 from campaign.models import (
@@ -81,6 +81,15 @@ def _role(user, campaign_id: int | None) -> str | None:
     )
 
 
+def _with_viewer_role(campaigns: QuerySet, user) -> QuerySet:
+    """Campaigns with ``viewer_role``, the user's role in each (None for none): the
+    campaign and the access check in one query."""
+    if not user.is_authenticated:
+        return campaigns.annotate(viewer_role=Value(None, output_field=CharField()))
+    role = Membership.objects.filter(campaign=OuterRef("pk"), user_id=user.pk).values("role")
+    return campaigns.annotate(viewer_role=Subquery(role[:1]))
+
+
 def _sees_campaign(user, campaign_id: int | None) -> bool:
     """Members of a campaign (and superusers) see everything in it."""
     if user.is_authenticated and user.is_superuser:
@@ -116,8 +125,8 @@ def _through_force(user, obj: T, force: CrusadeForce, *, write: bool) -> tuple[T
 
 def get_campaign_for_user(user, pk: int, *, write: bool = False) -> tuple[Campaign, bool]:
     """Members (and superusers) see a campaign; its organisers may change it."""
-    campaign = _fetch(Campaign.objects.all(), pk, "campaign")
-    role = _role(user, campaign.pk)
+    campaign = _fetch(_with_viewer_role(Campaign.objects.all(), user), pk, "campaign")
+    role = Membership.Role.ORGANISER if user.is_superuser else campaign.viewer_role
     return _decide(
         campaign,
         can_write=role == Membership.Role.ORGANISER,

@@ -106,7 +106,7 @@ class OrderOfBattle:
 def order_of_battle(
     force: CrusadeForce, *, can_write: bool = False, fetched: bool = False
 ) -> OrderOfBattle:
-    """The Order of Battle page's data in four queries, and its units table in four more
+    """The Order of Battle page's data in three queries, and its units table in four more
     when it is not cached, whatever the force's size (one more unless ``fetched``: the
     force just came from its access helper, with its player and campaign, and no change
     has been made to it since)."""
@@ -125,14 +125,11 @@ def order_of_battle(
         .order_by("battle__date", "battle__pk")
     )
     in_battle = any(side.is_accepted for side in open_sides)
-    enhancements = force.units.active().exclude(enhancement="").count()
     return OrderOfBattle(
         force=force,
         can_write=can_write,
         in_battle=in_battle,
-        requisitions=services.requisition_options(
-            force, in_battle=in_battle, enhancements=enhancements
-        ),
+        requisitions=services.requisition_options(force, in_battle=in_battle),
         invitations=[side for side in open_sides if side.is_invited],
         version=force_version(force.pk),
     )

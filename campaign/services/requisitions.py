@@ -57,12 +57,12 @@ def requisition_options(
     *,
     unit: Unit | None = None,
     in_battle: bool | None = None,
-    enhancements: int | None = None,
 ) -> list[RequisitionOption]:
-    """Every Requisition for the force (or one of its units), with cost and refusals."""
+    """Every Requisition for the force (or one of its units), with cost and refusals.
+    The force's other Enhancements are counted only for a unit's Requisitions (they set
+    what a new Enhancement costs): the force's own never depend on them."""
     in_battle = force.in_battle() if in_battle is None else in_battle
-    if enhancements is None:
-        enhancements = other_enhancements(force, excluding=unit)
+    enhancements = other_enhancements(force, excluding=unit) if unit is not None else 0
     facts = unit.facts() if unit is not None else None
     options = []
     for req in rules.Requisition:
