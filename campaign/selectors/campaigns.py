@@ -54,7 +54,7 @@ class CampaignOverview:
     """The user organises the campaign (they change it in the admin)."""
     my_forces: list[CrusadeForce]
     """The user's own forces in the campaign, wherever they stand."""
-    version: int
+    version: str
     page: int | str | None = None
     standings_page_number: int | str | None = None
     per_page: int = BATTLES_PER_PAGE

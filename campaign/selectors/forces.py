@@ -46,7 +46,7 @@ class OrderOfBattle:
     requisitions: list[services.RequisitionOption]
     invitations: list[BattleParticipant]
     """Battles the force is invited to, waiting for its player's answer."""
-    version: int
+    version: str
     """The force's newest history row: the page caches its units table under it."""
 
     @cached_property

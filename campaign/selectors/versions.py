@@ -1,14 +1,26 @@
 """Versions of what a page shows, for caching its long parts.
 
 Every change to a force, its units or its campaign is a service call that writes a
-history row (`services._common.record`). So the newest history row of a force (or of a
-campaign) names the state its pages show: a fragment cached under that version can never
-be stale, in any process. Pages cache their long tables this way (`{% cache %}` keyed by
-a version), so that looking again at a league's pages costs the same however large the
-league: only a change makes the next look build the table again.
+history row (`services._common.record`), and history rows are never changed or deleted.
+So the history of a force (or of a campaign) names the state its pages show, and a
+fragment cached under that name can never be stale, in any process. Pages cache their
+long tables this way (`{% cache %}` keyed by a version), so that looking again at a
+league's pages costs the same however large the league: only a change makes the next look
+build the table again.
+
+The version is not just the newest row. On PostgreSQL two changes in one campaign (to two
+forces, which lock only their own rows) can commit in the other order than they began: the
+later one's rows become visible first, and the earlier one's rows, older, arrive after a
+page was cached under the later one. So the version also counts the rows written in the
+minute before the newest: a row that arrives late changes the count. (A change that takes
+longer than that minute to commit is caught when its fragment expires.)
 """
 
 from __future__ import annotations
+
+import datetime
+
+from django.db.models import Count, DateTimeField, ExpressionWrapper, Max, Subquery, Value
 
 from campaign.models import HistoryEntry
 
@@ -16,17 +28,31 @@ FRAGMENT_SECONDS = 600
 """How long a cached fragment lives: shorter than a picture's signed address in a bucket,
 and long enough for the players at a table to look again and again."""
 
-
-def _newest(**where) -> int:
-    rows = HistoryEntry.objects.filter(**where).order_by("-created_at", "-pk")
-    return rows.values_list("pk", flat=True).first() or 0
+LATE_COMMIT_WINDOW = datetime.timedelta(minutes=1)
+"""How far before the newest row a late-arriving row is still noticed."""
 
 
-def force_version(force_id: int) -> int:
-    """The newest history row of the force (its units' rows included)."""
-    return _newest(force_id=force_id)
+def _version(**where) -> str:
+    """The newest row's time, and how many rows (and the highest id) since a minute before
+    it, in one query over those rows only (by the history's indexes on time)."""
+    rows = HistoryEntry.objects.filter(**where)
+    newest = rows.order_by("-created_at", "-pk").values("created_at")[:1]
+    since = ExpressionWrapper(
+        Subquery(newest) - Value(LATE_COMMIT_WINDOW), output_field=DateTimeField()
+    )
+    recent = rows.filter(created_at__gte=since).aggregate(
+        last=Max("created_at"), rows=Count("pk"), top=Max("pk")
+    )
+    if recent["last"] is None:
+        return "0"
+    return f"{recent['last'].timestamp():.6f}-{recent['rows']}-{recent['top']}"
 
 
-def campaign_version(campaign_id: int) -> int:
-    """The newest history row of the campaign (its forces' and battles' rows included)."""
-    return _newest(campaign_id=campaign_id)
+def force_version(force_id: int) -> str:
+    """The version of the force's history (its units' rows included)."""
+    return _version(force_id=force_id)
+
+
+def campaign_version(campaign_id: int) -> str:
+    """The version of the campaign's history (its forces' and battles' rows included)."""
+    return _version(campaign_id=campaign_id)

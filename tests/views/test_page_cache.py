@@ -83,3 +83,35 @@ def test_it_marks_each_players_own_force_whoever_looked_first(client, campaign, 
 
     assert "Krieg 83rd" in seen[force.player.username]
     assert "Steel Legion" in seen["rival"]
+
+
+def test_it_notices_a_change_that_committed_after_a_later_one(campaign, force):
+    """On PostgreSQL two changes in one campaign can commit in the other order than they
+    began: the earlier one's history row, older than the newest, arrives last. The
+    campaign's version (and the force's) must change when it does."""
+    from django.utils import timezone
+
+    from campaign.models import HistoryEntry
+    from campaign.selectors.versions import campaign_version, force_version
+
+    before = campaign_version(campaign.pk), force_version(force.pk)
+    newest = HistoryEntry.objects.filter(campaign=campaign).order_by("-created_at").first()
+    HistoryEntry.objects.create(
+        campaign=campaign,
+        force=force,
+        action=newest.action,
+        summary="A change that began first and committed last",
+        created_at=newest.created_at - timezone.timedelta(seconds=2),
+    )
+
+    assert campaign_version(campaign.pk) != before[0]
+    assert force_version(force.pk) != before[1]
+
+
+def test_it_gives_a_campaign_without_history_a_version(campaign):
+    from campaign.models import HistoryEntry
+    from campaign.selectors.versions import campaign_version
+
+    HistoryEntry.objects.filter(campaign=campaign).delete()
+
+    assert campaign_version(campaign.pk) == "0"
