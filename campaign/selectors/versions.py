@@ -1,8 +1,8 @@
 """Versions of what a page shows, for caching its long parts.
 
 Every change to a force, its units or its campaign is a service call that writes a
-history row (`services._common.record`), and history rows are never changed or deleted.
-So the history of a force (or of a campaign) names the state its pages show, and a
+history row (`services._common.record`), and a history only grows (no row is deleted). So
+the history of a force (or of a campaign) names the state its pages show, and a
 fragment cached under that name can never be stale, in any process. Pages cache their
 long tables this way (`{% cache %}` keyed by a version), so that looking again at a
 league's pages costs the same however large the league: only a change makes the next look
@@ -12,8 +12,9 @@ The version is not just the newest row. On PostgreSQL two changes in one campaig
 forces, which lock only their own rows) can commit in the other order than they began: the
 later one's rows become visible first, and the earlier one's rows, older, arrive after a
 page was cached under the later one. So the version also counts the rows written in the
-minute before the newest: a row that arrives late changes the count. (A change that takes
-longer than that minute to commit is caught when its fragment expires.)
+ten seconds before the newest: a row that arrives late changes the count. (A change that
+takes longer than that to commit, which no service does, is caught when its fragment
+expires.) The window is short so that the count stays small however busy the league.
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ FRAGMENT_SECONDS = 600
 """How long a cached fragment lives: shorter than a picture's signed address in a bucket,
 and long enough for the players at a table to look again and again."""
 
-LATE_COMMIT_WINDOW = datetime.timedelta(minutes=1)
+LATE_COMMIT_WINDOW = datetime.timedelta(seconds=10)
 """How far before the newest row a late-arriving row is still noticed."""
 
 
 def _version(**where) -> str:
-    """The newest row's time, and how many rows (and the highest id) since a minute before
-    it, in one query over those rows only (by the history's indexes on time)."""
+    """The newest row's time, and how many rows (and the highest id) since
+    `LATE_COMMIT_WINDOW` before it, in one query over those rows only (by the history's
+    indexes on time)."""
     rows = HistoryEntry.objects.filter(**where)
     newest = rows.order_by("-created_at", "-pk").values("created_at")[:1]
     since = ExpressionWrapper(
