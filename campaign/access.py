@@ -123,9 +123,13 @@ def _through_force(user, obj: T, force: CrusadeForce, *, write: bool) -> tuple[T
     return _decide(obj, can_write=owner, visible=visible, write=write, refusal=OWNER_ONLY)
 
 
-def get_campaign_for_user(user, pk: int, *, write: bool = False) -> tuple[Campaign, bool]:
-    """Members (and superusers) see a campaign; its organisers may change it."""
-    campaign = _fetch(_with_viewer_role(Campaign.objects.all(), user), pk, "campaign")
+def get_campaign_for_user(
+    user, pk: int, *, write: bool = False, annotate: dict | None = None
+) -> tuple[Campaign, bool]:
+    """Members (and superusers) see a campaign; its organisers may change it. A page may
+    ``annotate`` the campaign with what it reads, in the same query."""
+    campaigns = Campaign.objects.annotate(**(annotate or {}))
+    campaign = _fetch(_with_viewer_role(campaigns, user), pk, "campaign")
     role = Membership.Role.ORGANISER if user.is_superuser else campaign.viewer_role
     return _decide(
         campaign,
@@ -136,9 +140,13 @@ def get_campaign_for_user(user, pk: int, *, write: bool = False) -> tuple[Campai
     )
 
 
-def get_force_for_user(user, pk: int, *, write: bool = False) -> tuple[CrusadeForce, bool]:
-    """Anyone in the force's campaign may read it; only its player may change it."""
-    force = _fetch(CrusadeForce.objects.select_related("player", "campaign"), pk, "force")
+def get_force_for_user(
+    user, pk: int, *, write: bool = False, annotate: dict | None = None
+) -> tuple[CrusadeForce, bool]:
+    """Anyone in the force's campaign may read it; only its player may change it. A page
+    may ``annotate`` the force with what it reads, in the same query."""
+    forces = CrusadeForce.objects.select_related("player", "campaign").annotate(**(annotate or {}))
+    force = _fetch(forces, pk, "force")
     return _through_force(user, force, force, write=write)
 
 

@@ -20,6 +20,7 @@ from .campaigns import (
     Invitation,
     Standing,
     campaign_overview,
+    campaign_page_annotations,
     invitation,
 )
 from .card_image import card_image_facts, card_png
@@ -35,6 +36,7 @@ from .forces import (
     force_history,
     forces_outside_campaigns,
     order_of_battle,
+    order_of_battle_annotations,
     supply_status,
 )
 from .labels import LABELS, Labels, keyword_labels
@@ -70,6 +72,7 @@ __all__ = [
     "UnitRow",
     "battle_page",
     "campaign_overview",
+    "campaign_page_annotations",
     "card_image_facts",
     "card_page",
     "cards_to_print",
@@ -84,6 +87,7 @@ __all__ = [
     "keyword_labels",
     "muster_page",
     "order_of_battle",
+    "order_of_battle_annotations",
     "out_of_action_page",
     "paginate",
     "pending_links",
