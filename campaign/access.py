@@ -123,13 +123,9 @@ def _through_force(user, obj: T, force: CrusadeForce, *, write: bool) -> tuple[T
     return _decide(obj, can_write=owner, visible=visible, write=write, refusal=OWNER_ONLY)
 
 
-def get_campaign_for_user(
-    user, pk: int, *, write: bool = False, annotate: dict | None = None
-) -> tuple[Campaign, bool]:
-    """Members (and superusers) see a campaign; its organisers may change it. A page may
-    ``annotate`` the campaign with what it reads, in the same query."""
-    campaigns = Campaign.objects.annotate(**(annotate or {}))
-    campaign = _fetch(_with_viewer_role(campaigns, user), pk, "campaign")
+def get_campaign_for_user(user, pk: int, *, write: bool = False) -> tuple[Campaign, bool]:
+    """Members (and superusers) see a campaign; its organisers may change it."""
+    campaign = _fetch(_with_viewer_role(Campaign.objects.all(), user), pk, "campaign")
     role = Membership.Role.ORGANISER if user.is_superuser else campaign.viewer_role
     return _decide(
         campaign,

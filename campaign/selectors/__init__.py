@@ -20,7 +20,6 @@ from .campaigns import (
     Invitation,
     Standing,
     campaign_overview,
-    campaign_page_annotations,
     invitation,
 )
 from .card_image import card_image_facts, card_png
@@ -72,7 +71,6 @@ __all__ = [
     "UnitRow",
     "battle_page",
     "campaign_overview",
-    "campaign_page_annotations",
     "card_image_facts",
     "card_page",
     "cards_to_print",

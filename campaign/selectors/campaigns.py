@@ -13,7 +13,7 @@ from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, M
 
 from .charts import StandingsHistory, standings_history
 from .paging import paginate
-from .versions import campaign_version, version_annotations, version_of
+from .versions import campaign_version
 
 BATTLES_PER_PAGE = 10
 STANDINGS_PER_PAGE = 20
@@ -122,12 +122,6 @@ class CampaignOverview:
         return [force.pk for force in self.my_forces]
 
 
-def campaign_page_annotations() -> dict:
-    """What the campaign page reads of its campaign besides the row, for the access helper
-    to fetch with it: the version of the campaign's history."""
-    return version_annotations("campaign")
-
-
 def campaign_overview(
     campaign: Campaign,
     *,
@@ -139,8 +133,7 @@ def campaign_overview(
 ) -> CampaignOverview:
     """Members, a page of standings (and the top forces' wins over time) and a page of
     battles in a fixed number of queries, and a fixed number of rows whatever the size of
-    the league; one query when the page has them cached (none more for the version when
-    the campaign came annotated by `campaign_page_annotations`)."""
+    the league; two queries when the page has them cached."""
     mine = []
     if user is not None and user.is_authenticated:
         mine = list(campaign.forces.filter(player_id=user.pk).order_by("name"))
@@ -148,11 +141,7 @@ def campaign_overview(
         campaign=campaign,
         can_write=can_write,
         my_forces=mine,
-        version=(
-            version_of(campaign)
-            if hasattr(campaign, "history_last")
-            else campaign_version(campaign.pk)
-        ),
+        version=campaign_version(campaign.pk),
         page=page,
         standings_page_number=standings_page,
         per_page=per_page,

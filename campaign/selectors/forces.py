@@ -21,7 +21,7 @@ from campaign.models import (
 )
 
 from .paging import paginate
-from .versions import version_annotations, version_of
+from .versions import force_version
 
 HISTORY_PER_PAGE = 50
 
@@ -111,11 +111,10 @@ INVITED_NOW = Q(
 
 def order_of_battle_annotations() -> dict:
     """What the Order of Battle reads of its force besides the row, for the access helper
-    to fetch with it: the history's version, whether the force is committed to a battle,
-    and whether an invitation waits for it."""
+    to fetch with it: whether the force is committed to a battle, and whether an
+    invitation waits for it."""
     sides = BattleParticipant.objects.filter(force=OuterRef("pk"))
     return {
-        **version_annotations("force"),
         "fights_now": Exists(sides.filter(BattleParticipant.committed())),
         "invited_now": Exists(sides.filter(INVITED_NOW)),
     }
@@ -124,7 +123,7 @@ def order_of_battle_annotations() -> dict:
 def order_of_battle(
     force: CrusadeForce, *, can_write: bool = False, fetched: bool = False
 ) -> OrderOfBattle:
-    """The Order of Battle page's data in one query (none when ``fetched``: the force just
+    """The Order of Battle page's data in two queries (one when ``fetched``: the force just
     came from its access helper, annotated by `order_of_battle_annotations`, and no change
     has been made to it since), one more when invitations wait, and its units table in
     four more when it is not cached, whatever the force's size."""
@@ -147,7 +146,7 @@ def order_of_battle(
         in_battle=force.fights_now,
         requisitions=services.requisition_options(force, in_battle=force.fights_now),
         invitations=invitations,
-        version=version_of(force),
+        version=force_version(force.pk),
     )
 
 

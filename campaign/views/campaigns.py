@@ -48,9 +48,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, can_write = get_campaign_for_user(
-        request.user, pk, annotate=selectors.campaign_page_annotations()
-    )
+    campaign, can_write = get_campaign_for_user(request.user, pk)
     overview = selectors.campaign_overview(
         campaign,
         user=request.user,
