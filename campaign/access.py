@@ -136,13 +136,9 @@ def get_campaign_for_user(user, pk: int, *, write: bool = False) -> tuple[Campai
     )
 
 
-def get_force_for_user(
-    user, pk: int, *, write: bool = False, annotate: dict | None = None
-) -> tuple[CrusadeForce, bool]:
-    """Anyone in the force's campaign may read it; only its player may change it. A page
-    may ``annotate`` the force with what it reads, in the same query."""
-    forces = CrusadeForce.objects.select_related("player", "campaign").annotate(**(annotate or {}))
-    force = _fetch(forces, pk, "force")
+def get_force_for_user(user, pk: int, *, write: bool = False) -> tuple[CrusadeForce, bool]:
+    """Anyone in the force's campaign may read it; only its player may change it."""
+    force = _fetch(CrusadeForce.objects.select_related("player", "campaign"), pk, "force")
     return _through_force(user, force, force, write=write)
 
 

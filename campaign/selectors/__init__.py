@@ -35,7 +35,6 @@ from .forces import (
     force_history,
     forces_outside_campaigns,
     order_of_battle,
-    order_of_battle_annotations,
     supply_status,
 )
 from .labels import LABELS, Labels, keyword_labels
@@ -85,7 +84,6 @@ __all__ = [
     "keyword_labels",
     "muster_page",
     "order_of_battle",
-    "order_of_battle_annotations",
     "out_of_action_page",
     "paginate",
     "pending_links",

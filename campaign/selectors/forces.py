@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from django.core.paginator import Page
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 
 from campaign import rules, services
 from campaign.models import (
@@ -103,49 +103,34 @@ class OrderOfBattle:
         return f"It adds {self.force.house_rules.supply_limit_increase} points."
 
 
-INVITED_NOW = Q(
-    invitation=BattleParticipant.Invitation.INVITED, battle__status=Battle.Status.IN_PROGRESS
-)
-"""Sides invited to a battle still being fought, waiting for their player's answer."""
-
-
-def order_of_battle_annotations() -> dict:
-    """What the Order of Battle reads of its force besides the row, for the access helper
-    to fetch with it: whether the force is committed to a battle, and whether an
-    invitation waits for it."""
-    sides = BattleParticipant.objects.filter(force=OuterRef("pk"))
-    return {
-        "fights_now": Exists(sides.filter(BattleParticipant.committed())),
-        "invited_now": Exists(sides.filter(INVITED_NOW)),
-    }
-
-
 def order_of_battle(
     force: CrusadeForce, *, can_write: bool = False, fetched: bool = False
 ) -> OrderOfBattle:
-    """The Order of Battle page's data in two queries (one when ``fetched``: the force just
-    came from its access helper, annotated by `order_of_battle_annotations`, and no change
-    has been made to it since), one more when invitations wait, and its units table in
-    four more when it is not cached, whatever the force's size."""
-    if not (fetched and hasattr(force, "fights_now")):
-        force = (
-            CrusadeForce.objects.select_related("player", "campaign")
-            .annotate(**order_of_battle_annotations())
-            .get(pk=force.pk)
+    """The Order of Battle page's data in three queries, and its units table in four more
+    when it is not cached, whatever the force's size (one more unless ``fetched``: the
+    force just came from its access helper, with its player and campaign, and no change
+    has been made to it since)."""
+    if not fetched:
+        force = CrusadeForce.objects.select_related("player", "campaign").get(pk=force.pk)
+    # One query for both: the battle the force is committed to, and its invitations.
+    open_sides = list(
+        force.battle_entries.filter(
+            BattleParticipant.committed()
+            | Q(
+                invitation=BattleParticipant.Invitation.INVITED,
+                battle__status=Battle.Status.IN_PROGRESS,
+            )
         )
-    invitations = []
-    if force.invited_now:
-        invitations = list(
-            force.battle_entries.filter(INVITED_NOW)
-            .select_related("battle__created_by")
-            .order_by("battle__date", "battle__pk")
-        )
+        .select_related("battle__created_by")
+        .order_by("battle__date", "battle__pk")
+    )
+    in_battle = any(side.is_accepted for side in open_sides)
     return OrderOfBattle(
         force=force,
         can_write=can_write,
-        in_battle=force.fights_now,
-        requisitions=services.requisition_options(force, in_battle=force.fights_now),
-        invitations=invitations,
+        in_battle=in_battle,
+        requisitions=services.requisition_options(force, in_battle=in_battle),
+        invitations=[side for side in open_sides if side.is_invited],
         version=force_version(force.pk),
     )
 
