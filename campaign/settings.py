@@ -125,6 +125,20 @@ SQLITE_OPTIONS = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 
+# PostgreSQL: parameters bound by the server, so psycopg prepares a query once a connection
+# has run it five times and PostgreSQL plans it once per connection, not on every page
+# (planning the joins of a page's queries can cost more than running them). Turn it off
+# (DATABASE_SERVER_SIDE_BINDING=0) behind a pooler in transaction mode, which cannot keep
+# a connection's prepared statements.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DATABASE_SERVER_SIDE_BINDING", True
+):
+    DATABASES["default"]["OPTIONS"] = {
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

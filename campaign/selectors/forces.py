@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from django.core.paginator import Page
-from django.db.models import Q
+from django.db.models import prefetch_related_objects
 
 from campaign import rules, services
 from campaign.models import (
@@ -112,25 +112,29 @@ def order_of_battle(
     has been made to it since)."""
     if not fetched:
         force = CrusadeForce.objects.select_related("player", "campaign").get(pk=force.pk)
-    # One query for both: the battle the force is committed to, and its invitations.
+    # One query for both: the battle the force is committed to, and its invitations (the
+    # sides in battles not over, few whatever the league; who invited, only when invited).
     open_sides = list(
-        force.battle_entries.filter(
-            BattleParticipant.committed()
-            | Q(
-                invitation=BattleParticipant.Invitation.INVITED,
-                battle__status=Battle.Status.IN_PROGRESS,
-            )
+        force.battle_entries.filter(battle__status__in=Battle.OPEN_STATUSES).select_related(
+            "battle"
         )
-        .select_related("battle__created_by")
-        .order_by("battle__date", "battle__pk")
     )
     in_battle = any(side.is_accepted for side in open_sides)
+    invitations = sorted(
+        (
+            side
+            for side in open_sides
+            if side.is_invited and side.battle.status == Battle.Status.IN_PROGRESS
+        ),
+        key=lambda side: (side.battle.date, side.battle.pk),
+    )
+    prefetch_related_objects(invitations, "battle__created_by")
     return OrderOfBattle(
         force=force,
         can_write=can_write,
         in_battle=in_battle,
         requisitions=services.requisition_options(force, in_battle=in_battle),
-        invitations=[side for side in open_sides if side.is_invited],
+        invitations=invitations,
         version=force_version(force.pk),
     )
 

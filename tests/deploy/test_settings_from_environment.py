@@ -121,6 +121,12 @@ def test_it_makes_sqlite_wait_for_the_write_lock_instead_of_failing():
 def test_it_gives_postgresql_none_of_the_sqlite_options():
     database = settings(**PRODUCTION)["database"]
     assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert database["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 5}
+
+
+def test_it_lets_a_pooler_in_transaction_mode_turn_prepared_statements_off():
+    """PgBouncer in transaction mode can't keep a connection's prepared statements."""
+    database = settings(**PRODUCTION, DATABASE_SERVER_SIDE_BINDING="0")["database"]
     assert not database.get("OPTIONS")
 
 
