@@ -17,6 +17,7 @@ decides with small indexed queries, so it costs the same however big a campaign 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
@@ -68,17 +69,22 @@ def is_organiser(user, campaign: Campaign | None) -> bool:
     return _role(user, campaign.pk) == Membership.Role.ORGANISER
 
 
-def _role(user, campaign_id: int | None) -> str | None:
-    """The user's role in the campaign (superusers count as organisers), or None."""
-    if not user.is_authenticated or campaign_id is None:
+def _effective_role(user, membership_role: Callable[[], str | None]) -> str | None:
+    """The role ``user`` acts with: none signed out, organiser for a superuser, else the
+    role of their membership (``membership_role`` is asked only then)."""
+    if not user.is_authenticated:
         return None
     if user.is_superuser:
         return Membership.Role.ORGANISER
-    return (
-        Membership.objects.filter(campaign_id=campaign_id, user_id=user.pk)
-        .values_list("role", flat=True)
-        .first()
-    )
+    return membership_role()
+
+
+def _role(user, campaign_id: int | None) -> str | None:
+    """The user's role in the campaign (superusers count as organisers), or None."""
+    if campaign_id is None:
+        return None
+    members = Membership.objects.filter(campaign_id=campaign_id, user_id=user.pk)
+    return _effective_role(user, lambda: members.values_list("role", flat=True).first())
 
 
 def _with_viewer_role(campaigns: QuerySet, user) -> QuerySet:
@@ -126,7 +132,7 @@ def _through_force(user, obj: T, force: CrusadeForce, *, write: bool) -> tuple[T
 def get_campaign_for_user(user, pk: int, *, write: bool = False) -> tuple[Campaign, bool]:
     """Members (and superusers) see a campaign; its organisers may change it."""
     campaign = _fetch(_with_viewer_role(Campaign.objects.all(), user), pk, "campaign")
-    role = Membership.Role.ORGANISER if user.is_superuser else campaign.viewer_role
+    role = _effective_role(user, lambda: campaign.viewer_role)
     return _decide(
         campaign,
         can_write=role == Membership.Role.ORGANISER,

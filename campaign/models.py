@@ -734,6 +734,11 @@ class BattleParticipant(models.Model):
         return self.invitation == self.Invitation.ACCEPTED
 
     @property
+    def awaits_answer(self) -> bool:
+        """Invited to a battle still being fought: its player may accept or decline."""
+        return self.is_invited and self.battle.status == Battle.Status.IN_PROGRESS
+
+    @property
     def has_recorded(self) -> bool:
         return self.recorded_at is not None
 

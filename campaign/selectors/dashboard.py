@@ -38,7 +38,7 @@ class Dashboard:
     @property
     def invitations(self) -> list[BattleParticipant]:
         """Invitations to answer."""
-        return self._mine(lambda s: s.is_invited and s.battle.status == Battle.Status.IN_PROGRESS)
+        return self._mine(lambda s: s.awaits_answer)
 
     @property
     def to_muster(self) -> list[BattleParticipant]:

@@ -106,10 +106,10 @@ class OrderOfBattle:
 def order_of_battle(
     force: CrusadeForce, *, can_write: bool = False, fetched: bool = False
 ) -> OrderOfBattle:
-    """The Order of Battle page's data in three queries, and its units table in four more
-    when it is not cached, whatever the force's size (one more unless ``fetched``: the
-    force just came from its access helper, with its player and campaign, and no change
-    has been made to it since)."""
+    """The Order of Battle page's data in two queries (its open sides, its version), one
+    more when an invitation waits, and its units table in four more when it is not cached,
+    whatever the force's size; one more unless ``fetched``: the force just came from its
+    access helper, with its player and campaign, and no change has been made to it since."""
     if not fetched:
         force = CrusadeForce.objects.select_related("player", "campaign").get(pk=force.pk)
     # One query for both: the battle the force is committed to, and its invitations (the
@@ -121,11 +121,7 @@ def order_of_battle(
     )
     in_battle = any(side.is_accepted for side in open_sides)
     invitations = sorted(
-        (
-            side
-            for side in open_sides
-            if side.is_invited and side.battle.status == Battle.Status.IN_PROGRESS
-        ),
+        (side for side in open_sides if side.awaits_answer),
         key=lambda side: (side.battle.date, side.battle.pk),
     )
     prefetch_related_objects(invitations, "battle__created_by")

@@ -4,10 +4,14 @@ writes a history row, so a change shows at once, and looking again costs fewer q
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.urls import reverse
 
 from campaign import services
+from campaign.models import HistoryEntry
+from campaign.selectors.versions import campaign_version, force_version
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
 from .helpers import count_queries, fight_alone
@@ -89,11 +93,6 @@ def test_it_notices_a_change_that_committed_after_a_later_one(campaign, force):
     """On PostgreSQL two changes in one campaign can commit in the other order than they
     began: the earlier one's history row, older than the newest, arrives last. The
     campaign's version (and the force's) must change when it does."""
-    from django.utils import timezone
-
-    from campaign.models import HistoryEntry
-    from campaign.selectors.versions import campaign_version, force_version
-
     before = campaign_version(campaign.pk), force_version(force.pk)
     newest = HistoryEntry.objects.filter(campaign=campaign).order_by("-created_at").first()
     HistoryEntry.objects.create(
@@ -101,7 +100,7 @@ def test_it_notices_a_change_that_committed_after_a_later_one(campaign, force):
         force=force,
         action=newest.action,
         summary="A change that began first and committed last",
-        created_at=newest.created_at - timezone.timedelta(seconds=2),
+        created_at=newest.created_at - datetime.timedelta(seconds=2),
     )
 
     assert campaign_version(campaign.pk) != before[0]
@@ -109,9 +108,6 @@ def test_it_notices_a_change_that_committed_after_a_later_one(campaign, force):
 
 
 def test_it_gives_a_campaign_without_history_a_version(campaign):
-    from campaign.models import HistoryEntry
-    from campaign.selectors.versions import campaign_version
-
     HistoryEntry.objects.filter(campaign=campaign).delete()
 
     assert campaign_version(campaign.pk) == "0"
