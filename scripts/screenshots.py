@@ -2,22 +2,26 @@
 
     .venv/bin/python -m scripts.screenshots        (or `make screenshots`)
 
-The demo is built afresh in a throwaway SQLite file and served by `runserver` on a free
-port; Debian's Chromium (the one the browser tests drive) visits the pages as the demo
-player alice, at 1280 px and at 375 px (a phone), and saves one PNG per page.
+The demo is built afresh in a throwaway SQLite file and served by gunicorn as production
+runs it (the live tests' `Server`, `tests/concurrency/live.py`); Debian's Chromium (the one
+the browser tests drive) visits the pages as the demo player alice, at 1280 px and at
+375 px (a phone), and saves one PNG per page.
 """
 
 from __future__ import annotations
 
-import os
+import json
 import shutil
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
+
+from tests.concurrency.live import (
+    Server,
+    manage,
+    production_env,
+    running,
+    sqlite_file_database,
+    temporary_directory,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -25,56 +29,33 @@ PLAYER = "alice"
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 812}
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+PAGES = f"""
+import json
+from django.urls import reverse
+from campaign.models import BattleParticipant, CrusadeForce, Unit
+force = CrusadeForce.objects.get(player__username={PLAYER!r})
+unit = Unit.objects.filter(force=force).order_by("-xp").first()
+side = BattleParticipant.objects.filter(force=force, battle__status="in_progress").first()
+pages = {{
+    "order-of-battle": reverse("force_detail", args=[force.pk]),
+    "campaign": reverse("campaign_detail", args=[force.campaign_id]),
+    "crusade-card-page": reverse("unit_detail", args=[unit.pk]),
+}}
+if side is not None:
+    pages["record-on-a-phone"] = reverse("army_record", args=[side.pk])
+print(json.dumps(pages))
+"""
+"""The paths worth a picture, read in the demo's database: alice's force, her most
+experienced card, and her side of the battle the demo leaves in progress."""
 
 
 def build_demo(env: dict[str, str]) -> dict[str, str]:
     """Migrate and load the demo in the throwaway database; the paths worth a picture."""
-    os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.urls import reverse
-
-    from campaign.models import BattleParticipant, CrusadeForce, Unit
-
-    call_command("migrate", verbosity=0)
-    call_command("load_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
-    force = CrusadeForce.objects.get(player__username=PLAYER)
-    unit = Unit.objects.filter(force=force).order_by("-xp").first()
-    side = BattleParticipant.objects.filter(force=force, battle__status="in_progress").first()
-    pages = {
-        "order-of-battle": reverse("force_detail", args=[force.pk]),
-        "campaign": reverse("campaign_detail", args=[force.campaign_id]),
-        "crusade-card-page": reverse("unit_detail", args=[unit.pk]),
-    }
-    if side is not None:
-        pages["record-on-a-phone"] = reverse("army_record", args=[side.pk])
-    return pages
-
-
-def serve(env: dict[str, str], port: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=ROOT,
-        env={**os.environ, **env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
-            return server
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    raise SystemExit("screenshots: the server did not start")
+    manage(env, "collectstatic", "--noinput")
+    manage(env, "migrate", "--noinput")
+    manage(env, "load_demo")
+    out = manage(env, "shell", "--no-imports", "--command", PAGES)
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def shoot(base: str, pages: dict[str, str]) -> None:
@@ -99,21 +80,11 @@ def shoot(base: str, pages: dict[str, str]) -> None:
 
 def main() -> None:
     DOCS.mkdir(exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="crusade-screens-") as tmp:
-        env = {
-            "DATABASE_URL": f"sqlite:///{tmp}/demo.sqlite3",
-            "MEDIA_ROOT": tmp,
-            "DJANGO_SETTINGS_MODULE": "campaign.settings",
-            "DEBUG": "1",
-        }
+    with temporary_directory("crusade-screens-") as tmp, sqlite_file_database(tmp) as url:
+        env = production_env(url, static_root=tmp / "static", media_root=tmp / "media")
         pages = build_demo(env)
-        port = free_port()
-        server = serve(env, port)
-        try:
-            shoot(f"http://127.0.0.1:{port}", pages)
-        finally:
-            server.terminate()
-            server.wait()
+        with running(Server(env, log_path=tmp / "server.log")) as server:
+            shoot(server.url, pages)
 
 
 if __name__ == "__main__":
