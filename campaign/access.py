@@ -142,9 +142,16 @@ def get_campaign_for_user(user, pk: int, *, write: bool = False) -> tuple[Campai
     )
 
 
-def get_force_for_user(user, pk: int, *, write: bool = False) -> tuple[CrusadeForce, bool]:
-    """Anyone in the force's campaign may read it; only its player may change it."""
-    force = _fetch(CrusadeForce.objects.select_related("player", "campaign"), pk, "force")
+def get_force_for_user(
+    user, pk: int, *, write: bool = False, forces: QuerySet[CrusadeForce] | None = None
+) -> tuple[CrusadeForce, bool]:
+    """Anyone in the force's campaign may read it; only its player may change it.
+
+    ``forces`` is the queryset to fetch it from when the page needs more than the force,
+    its player and its campaign in the same query."""
+    if forces is None:
+        forces = CrusadeForce.objects.select_related("player", "campaign")
+    force = _fetch(forces, pk, "force")
     return _through_force(user, force, force, write=write)
 
 

@@ -72,8 +72,11 @@ def stored_fields(model: type[models.Model], *, leave_out: tuple[str, ...] = ())
     )
 
 
-FORCE_FIELDS = stored_fields(CrusadeForce, leave_out=("rp_cap", *CrusadeForce.TOTAL_FIELDS))
-"""The campaign sets the RP cap; the totals are derived from the cards."""
+FORCE_FIELDS = stored_fields(
+    CrusadeForce, leave_out=("rp_cap", "revision", *CrusadeForce.TOTAL_FIELDS)
+)
+"""The campaign sets the RP cap; the totals are derived from the cards, the revision from
+the history."""
 UNIT_FIELDS = stored_fields(Unit)
 HONOUR_FIELDS = stored_fields(BattleHonour)
 SCAR_FIELDS = stored_fields(BattleScar)

@@ -242,6 +242,12 @@ class CrusadeForce(Named):
     )
     crusade_points = models.IntegerField(default=0, editable=False)
     unit_count = models.PositiveIntegerField("units", default=0, editable=False)
+    revision = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="How many history rows name the force: moved on by every change to it or "
+        "its units, in the change's transaction, it names the state its page shows.",
+    )
 
     TOTAL_FIELDS = ("supply_used", "crusade_points", "unit_count")
 

@@ -35,6 +35,7 @@ from .forces import (
     force_history,
     forces_outside_campaigns,
     order_of_battle,
+    order_of_battle_forces,
     supply_status,
 )
 from .labels import LABELS, Labels, keyword_labels
@@ -84,6 +85,7 @@ __all__ = [
     "keyword_labels",
     "muster_page",
     "order_of_battle",
+    "order_of_battle_forces",
     "out_of_action_page",
     "paginate",
     "pending_links",

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from django.core.paginator import Page
-from django.db.models import prefetch_related_objects
+from django.db.models import Exists, OuterRef, QuerySet, prefetch_related_objects
 
 from campaign import rules, services
 from campaign.models import (
@@ -21,7 +21,6 @@ from campaign.models import (
 )
 
 from .paging import paginate
-from .versions import force_version
 
 HISTORY_PER_PAGE = 50
 
@@ -46,8 +45,11 @@ class OrderOfBattle:
     requisitions: list[services.RequisitionOption]
     invitations: list[BattleParticipant]
     """Battles the force is invited to, waiting for its player's answer."""
-    version: str
-    """The force's newest history row: the page caches its units table under it."""
+
+    @property
+    def version(self) -> int:
+        """The force's revision: the page caches its units table under it."""
+        return self.force.revision
 
     @cached_property
     def _cards(self) -> tuple[list[UnitRow], list[Unit]]:
@@ -103,22 +105,35 @@ class OrderOfBattle:
         return f"It adds {self.force.house_rules.supply_limit_increase} points."
 
 
+def _open_sides() -> QuerySet[BattleParticipant]:
+    """Sides in battles not over: few per force whatever the league."""
+    return BattleParticipant.objects.filter(battle__status__in=Battle.OPEN_STATUSES)
+
+
+def order_of_battle_forces() -> QuerySet[CrusadeForce]:
+    """Forces as the Order of Battle reads them (through their access helper): with their
+    player and campaign, and whether any battle not over has a side for them."""
+    has_open_sides = Exists(_open_sides().filter(force=OuterRef("pk")))
+    return CrusadeForce.objects.select_related("player", "campaign").annotate(
+        has_open_sides=has_open_sides
+    )
+
+
 def order_of_battle(
     force: CrusadeForce, *, can_write: bool = False, fetched: bool = False
 ) -> OrderOfBattle:
-    """The Order of Battle page's data in two queries (its open sides, its version), one
-    more when an invitation waits, and its units table in four more when it is not cached,
-    whatever the force's size; one more unless ``fetched``: the force just came from its
-    access helper, with its player and campaign, and no change has been made to it since."""
+    """The Order of Battle page's data, in no query more than its force's while no battle
+    not over has a side for it (most of the time), and one (two while an invitation
+    waits) when one has; its units table in four more when it is not cached, whatever the
+    force's size. The force is fetched again unless ``fetched``: it just came from its
+    access helper, from `order_of_battle_forces`, and no change has been made since."""
     if not fetched:
-        force = CrusadeForce.objects.select_related("player", "campaign").get(pk=force.pk)
-    # One query for both: the battle the force is committed to, and its invitations (the
-    # sides in battles not over, few whatever the league; who invited, only when invited).
-    open_sides = list(
-        force.battle_entries.filter(battle__status__in=Battle.OPEN_STATUSES).select_related(
-            "battle"
-        )
-    )
+        force = order_of_battle_forces().get(pk=force.pk)
+    open_sides = []
+    if force.has_open_sides:
+        # One query for both: the battle the force is committed to, and its invitations
+        # (who invited, only when invited).
+        open_sides = list(_open_sides().filter(force=force).select_related("battle"))
     in_battle = any(side.is_accepted for side in open_sides)
     invitations = sorted(
         (side for side in open_sides if side.awaits_answer),
@@ -131,7 +146,6 @@ def order_of_battle(
         in_battle=in_battle,
         requisitions=services.requisition_options(force, in_battle=in_battle),
         invitations=invitations,
-        version=force_version(force.pk),
     )
 
 

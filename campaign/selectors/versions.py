@@ -2,17 +2,24 @@
 
 Every change to a force, its units or its campaign is a service call that writes a
 history row (`services._common.record`), and a history only grows (no row is deleted). So
-the history of a force (or of a campaign) names the state its pages show, and a
-fragment cached under that name can never be stale, in any process. Pages cache their
-long tables this way (`{% cache %}` keyed by a version), so that looking again at a
-league's pages costs the same however large the league: only a change makes the next look
-build the table again.
+a version of what a page shows can be read from the database, and a fragment cached under
+it can never be stale, in any process. Pages cache their long tables this way
+(`{% cache %}` keyed by a version), so that looking again at a league's pages costs the
+same however large the league: only a change makes the next look build the table again.
 
-The version is not just the newest row. On PostgreSQL two changes in one campaign (to two
-forces, which lock only their own rows) can commit in the other order than they began: the
-later one's rows become visible first, and the earlier one's rows, older, arrive after a
-page was cached under the later one. So the version also counts the rows written in the
-ten seconds before the newest: a row that arrives late changes the count. (A change that
+**A force's version** is its `revision`, the number of its history rows, which the
+history writer moves on in the change's own transaction. Every change to a force holds
+the force's row (locked, or updated), so its changes commit one after the other and the
+number names one state exactly. It comes with the force: the Order of Battle asks
+nothing more for it.
+
+**A campaign's version** cannot be kept that way: changes to two forces of one campaign
+commit side by side, and a number on the campaign's row would make every change in the
+league wait for the one before it. It is read from the campaign's history instead. On
+PostgreSQL two such changes can commit in the other order than they began: the later
+one's rows become visible first, and the earlier one's rows, older, arrive after a page
+was cached under the later one. So the version also counts the rows written in the ten
+seconds before the newest: a row that arrives late changes the count. (A change that
 takes longer than that to commit, which no service does, is caught when its fragment
 expires.) The window is short so that the count stays small however busy the league.
 """
@@ -33,11 +40,12 @@ LATE_COMMIT_WINDOW = datetime.timedelta(seconds=10)
 """How far before the newest row a late-arriving row is still noticed."""
 
 
-def _version(**where) -> str:
-    """The newest row's time, and how many rows (and the highest id) since
+def campaign_version(campaign_id: int) -> str:
+    """The version of the campaign's history (its forces' and battles' rows included):
+    the newest row's time, and how many rows (and the highest id) since
     `LATE_COMMIT_WINDOW` before it, in one query over those rows only (by the history's
     indexes on time)."""
-    rows = HistoryEntry.objects.filter(**where)
+    rows = HistoryEntry.objects.filter(campaign_id=campaign_id)
     newest = rows.order_by("-created_at", "-pk").values("created_at")[:1]
     since = ExpressionWrapper(
         Subquery(newest) - Value(LATE_COMMIT_WINDOW), output_field=DateTimeField()
@@ -48,13 +56,3 @@ def _version(**where) -> str:
     if recent["last"] is None:
         return "0"
     return f"{recent['last'].timestamp():.6f}-{recent['rows']}-{recent['top']}"
-
-
-def force_version(force_id: int) -> str:
-    """The version of the force's history (its units' rows included)."""
-    return _version(force_id=force_id)
-
-
-def campaign_version(campaign_id: int) -> str:
-    """The version of the campaign's history (its forces' and battles' rows included)."""
-    return _version(campaign_id=campaign_id)

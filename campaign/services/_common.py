@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import Case, F, PositiveBigIntegerField, Value, When
 
 from campaign import once, rules
 from campaign.models import (
@@ -182,6 +184,7 @@ def record(*args: Any, **row: Any) -> HistoryEntry:
     entry = history_row(*args, **row)
     once.claim()
     entry.save()
+    _revise([entry])
     return entry
 
 
@@ -194,3 +197,18 @@ def write_history(rows: list[HistoryEntry]) -> None:
     if rows:
         once.claim()
         HistoryEntry.objects.bulk_create(rows)
+        _revise(rows)
+
+
+def _revise(rows: list[HistoryEntry]) -> None:
+    """Move on the revision of every force the rows name by the rows it gains, in their
+    transaction: what a page cached under the old one is never shown again
+    (`selectors.versions`)."""
+    gained = Counter(row.force_id for row in rows if row.force_id is not None)
+    if not gained:
+        return
+    by = Case(
+        *(When(pk=pk, then=Value(n)) for pk, n in gained.items()),
+        output_field=PositiveBigIntegerField(),
+    )
+    CrusadeForce.objects.filter(pk__in=gained).update(revision=F("revision") + by)

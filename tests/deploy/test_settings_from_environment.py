@@ -159,8 +159,8 @@ def test_it_uses_no_cache_that_processes_would_have_to_share():
 
 
 def test_it_caches_page_fragments_only_under_a_version_of_what_they_show():
-    """A `{% cache %}` fragment is keyed by the newest history row of what it shows
-    (`selectors.versions`), so no process can serve one stale either."""
+    """A `{% cache %}` fragment is keyed by a version of what it shows, read from the
+    database (`selectors.versions`), so no process can serve one stale either."""
     templates = list((REPO / "templates").rglob("*.html"))
     tags = [
         (str(p.relative_to(REPO)), tag)

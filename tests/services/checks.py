@@ -34,10 +34,12 @@ def database_state() -> dict[str, list[dict]]:
 def card_snapshot(*forces: CrusadeForce) -> dict:
     """Every force field, every unit field, and the (name, status) of each card's honours
     and scars. Voided rows are left out: a void keeps them as history (style rule 4), so
-    they are not part of what the card holds."""
+    they are not part of what the card holds; so is the force's revision, which counts
+    its history rows."""
     snap: dict = {}
     for force in CrusadeForce.objects.filter(pk__in=[f.pk for f in forces]):
         snap[f"force {force.pk}"] = row(force)
+        del snap[f"force {force.pk}"]["revision"]
         for unit in Unit.objects.filter(force=force):
             snap[f"unit {unit.pk}"] = row(unit)
             snap[f"honours of {unit.pk}"] = {

@@ -1,7 +1,9 @@
 """A force's stored totals (Supply Used, Crusade points, units) always equal what the
-rules derive from its cards (R1.3, R7): checked after every service that changes state."""
+rules derive from its cards (R1.3, R7), and its revision the number of its history rows
+(`selectors.versions`): checked after every service that changes state."""
 
 import pytest
+from django.db.models import Count
 
 from campaign.models import CrusadeForce
 from campaign.services._common import force_totals
@@ -36,3 +38,16 @@ def test_it_stores_totals_that_are_not_all_zero():
     assert force.supply_used > 0
     assert force.unit_count == 2
     assert force.crusade_points == 1
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_it_keeps_every_forces_revision_equal_to_its_history_rows(name):
+    """The Order of Battle caches its units table under the revision: a change that did
+    not move it on would leave the page showing what was there before."""
+    w = world()
+
+    CALLS[name](w)
+
+    forces = CrusadeForce.objects.annotate(rows=Count("history")).values_list("revision", "rows")
+    assert all(revision == rows for revision, rows in forces)
+    assert any(rows for _, rows in forces)

@@ -1,6 +1,7 @@
-"""The long parts of the Order of Battle and campaign pages are cached under the newest
-history row of what they show (`selectors.versions`). Every change is a service call that
-writes a history row, so a change shows at once, and looking again costs fewer queries."""
+"""The long parts of the Order of Battle and campaign pages are cached under a version of
+what they show (`selectors.versions`): the force's revision, the campaign's newest history
+rows. Every change is a service call that writes a history row and moves the revision on,
+so a change shows at once, and looking again costs fewer queries."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.urls import reverse
 
 from campaign import services
 from campaign.models import HistoryEntry
-from campaign.selectors.versions import campaign_version, force_version
+from campaign.selectors.versions import campaign_version
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
 from .helpers import count_queries, fight_alone
@@ -92,8 +93,8 @@ def test_it_marks_each_players_own_force_whoever_looked_first(client, campaign, 
 def test_it_notices_a_change_that_committed_after_a_later_one(campaign, force):
     """On PostgreSQL two changes in one campaign can commit in the other order than they
     began: the earlier one's history row, older than the newest, arrives last. The
-    campaign's version (and the force's) must change when it does."""
-    before = campaign_version(campaign.pk), force_version(force.pk)
+    campaign's version must change when it does."""
+    before = campaign_version(campaign.pk)
     newest = HistoryEntry.objects.filter(campaign=campaign).order_by("-created_at").first()
     HistoryEntry.objects.create(
         campaign=campaign,
@@ -103,11 +104,31 @@ def test_it_notices_a_change_that_committed_after_a_later_one(campaign, force):
         created_at=newest.created_at - datetime.timedelta(seconds=2),
     )
 
-    assert campaign_version(campaign.pk) != before[0]
-    assert force_version(force.pk) != before[1]
+    assert campaign_version(campaign.pk) != before
 
 
 def test_it_gives_a_campaign_without_history_a_version(campaign):
     HistoryEntry.objects.filter(campaign=campaign).delete()
 
     assert campaign_version(campaign.pk) == "0"
+
+
+def test_it_asks_for_nothing_but_the_force_when_looking_again_outside_a_battle(client, force):
+    """Session, user, and the force with whether a battle not over has a side for it."""
+    client.force_login(force.player)
+    url = reverse("force_detail", args=[force.pk])
+    count_queries(client, url)
+
+    assert count_queries(client, url) == 3
+
+
+def test_it_asks_once_more_for_the_battle_a_force_is_in_and_shows_it(client, force):
+    client.force_login(force.player)
+    url = reverse("force_detail", args=[force.pk])
+    services.start_battle(
+        actor=force.player, force=force, battle_size="Incursion", campaign=force.campaign
+    )
+    count_queries(client, url)
+
+    assert count_queries(client, url) == 4
+    assert "in a battle that has not been recorded yet" in client.get(url).content.decode()
