@@ -109,6 +109,10 @@ class OrganiserScope:
     """Permissions and querysets of an admin whose rows belong to a campaign."""
 
     view_on_site = False
+    list_per_page = 50
+    """Fifty rows a page (Django's default is a hundred): a league's lists run to thousands
+    of rows, which search and filters find; a page of fifty loads in half the time and is
+    easier to scan on a phone."""
 
     def in_scope(self, request: HttpRequest, obj: Model | None) -> bool:
         """For an admin, obj is its row; for an inline, the parent row."""
