@@ -129,9 +129,16 @@ def _through_force(user, obj: T, force: CrusadeForce, *, write: bool) -> tuple[T
     return _decide(obj, can_write=owner, visible=visible, write=write, refusal=OWNER_ONLY)
 
 
-def get_campaign_for_user(user, pk: int, *, write: bool = False) -> tuple[Campaign, bool]:
-    """Members (and superusers) see a campaign; its organisers may change it."""
-    campaign = _fetch(_with_viewer_role(Campaign.objects.all(), user), pk, "campaign")
+def get_campaign_for_user(
+    user, pk: int, *, write: bool = False, campaigns: QuerySet[Campaign] | None = None
+) -> tuple[Campaign, bool]:
+    """Members (and superusers) see a campaign; its organisers may change it.
+
+    ``campaigns`` is the queryset to fetch it from when the page needs more than the
+    campaign in the same query."""
+    if campaigns is None:
+        campaigns = Campaign.objects.all()
+    campaign = _fetch(_with_viewer_role(campaigns, user), pk, "campaign")
     role = _effective_role(user, lambda: campaign.viewer_role)
     return _decide(
         campaign,

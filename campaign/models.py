@@ -91,6 +91,12 @@ class Campaign(Named):
     starting_rp = house_rule("starting_rp", "Requisition points of a new force")
     rp_cap = house_rule("rp_cap", "Most RP a force can hold")
     supply_limit_increase = house_rule("supply_limit_increase", "Supply Limit gained per purchase")
+    revision = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="How many history rows name the campaign and no force: with its forces' "
+        "revisions, it names the state its page shows.",
+    )
 
     HOUSE_RULE_FIELDS = ("starting_supply_limit", "starting_rp", "rp_cap", "supply_limit_increase")
     DETAIL_FIELDS = ("name", "description")

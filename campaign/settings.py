@@ -152,7 +152,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # one load balancer behave as one: sessions live in the database, messages in a cookie
 # (or the session). Django's cache (each process's own memory) holds only pictures of
 # Crusade cards, each under a hash of what it shows, and the long tables of the Order of
-# Battle and campaign pages, each under the newest history row of what it shows
+# Battle and campaign pages, each under a version of what it shows, read from the database
 # (`selectors.versions`): a process never serves one stale, it only builds each version
 # once itself. About 0.1 to 0.3 MB a card, 200 at most; tables are smaller.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -20,6 +20,7 @@ from .campaigns import (
     Invitation,
     Standing,
     campaign_overview,
+    campaign_page_campaigns,
     invitation,
 )
 from .card_image import card_image_facts, card_png
@@ -71,6 +72,7 @@ __all__ = [
     "UnitRow",
     "battle_page",
     "campaign_overview",
+    "campaign_page_campaigns",
     "card_image_facts",
     "card_page",
     "cards_to_print",

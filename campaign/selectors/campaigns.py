@@ -6,14 +6,14 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django.core.paginator import Page
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from campaign import charts, rules
 from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, Membership
 
 from .charts import StandingsHistory, standings_history
 from .paging import paginate
-from .versions import campaign_version
+from .versions import campaign_version, campaigns_with_versions
 
 BATTLES_PER_PAGE = 10
 STANDINGS_PER_PAGE = 20
@@ -46,8 +46,8 @@ class Standing:
 @dataclass(frozen=True)
 class CampaignOverview:
     """The campaign page. Its lists are read only when the page builds them: the page
-    caches them under `version`, the campaign's newest history row, so looking again costs
-    a few queries whatever the size of the league."""
+    caches them under `version` (`selectors.versions`), so looking again costs a few
+    queries whatever the size of the league."""
 
     campaign: Campaign
     can_write: bool
@@ -122,6 +122,12 @@ class CampaignOverview:
         return [force.pk for force in self.my_forces]
 
 
+def campaign_page_campaigns() -> QuerySet[Campaign]:
+    """Campaigns as the campaign page reads them (through their access helper): with the
+    version of what the page shows."""
+    return campaigns_with_versions(Campaign.objects.all())
+
+
 def campaign_overview(
     campaign: Campaign,
     *,
@@ -133,7 +139,8 @@ def campaign_overview(
 ) -> CampaignOverview:
     """Members, a page of standings (and the top forces' wins over time) and a page of
     battles in a fixed number of queries, and a fixed number of rows whatever the size of
-    the league; two queries when the page has them cached."""
+    the league; one query when the page has them cached. ``campaign`` comes from
+    `campaign_page_campaigns`."""
     mine = []
     if user is not None and user.is_authenticated:
         mine = list(campaign.forces.filter(player_id=user.pk).order_by("name"))
@@ -141,7 +148,7 @@ def campaign_overview(
         campaign=campaign,
         can_write=can_write,
         my_forces=mine,
-        version=campaign_version(campaign.pk),
+        version=campaign_version(campaign),
         page=page,
         standings_page_number=standings_page,
         per_page=per_page,

@@ -201,14 +201,17 @@ def write_history(rows: list[HistoryEntry]) -> None:
 
 
 def _revise(rows: list[HistoryEntry]) -> None:
-    """Move on the revision of every force the rows name by the rows it gains, in their
-    transaction: what a page cached under the old one is never shown again
-    (`selectors.versions`)."""
-    gained = Counter(row.force_id for row in rows if row.force_id is not None)
-    if not gained:
-        return
-    by = Case(
-        *(When(pk=pk, then=Value(n)) for pk, n in gained.items()),
-        output_field=PositiveBigIntegerField(),
+    """Move on, by the rows it gains, the revision of every force the rows name, and of
+    every campaign they name without a force, in their transaction: what a page cached
+    under the old revisions is never shown again (`selectors.versions`)."""
+    forces = Counter(row.force_id for row in rows if row.force_id is not None)
+    campaigns = Counter(
+        row.campaign_id for row in rows if row.force_id is None and row.campaign_id is not None
     )
-    CrusadeForce.objects.filter(pk__in=gained).update(revision=F("revision") + by)
+    for model, gained in ((CrusadeForce, forces), (Campaign, campaigns)):
+        if gained:
+            by = Case(
+                *(When(pk=pk, then=Value(n)) for pk, n in gained.items()),
+                output_field=PositiveBigIntegerField(),
+            )
+            model.objects.filter(pk__in=gained).update(revision=F("revision") + by)

@@ -48,7 +48,9 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, can_write = get_campaign_for_user(request.user, pk)
+    campaign, can_write = get_campaign_for_user(
+        request.user, pk, campaigns=selectors.campaign_page_campaigns()
+    )
     overview = selectors.campaign_overview(
         campaign,
         user=request.user,

@@ -1,11 +1,12 @@
 """A force's stored totals (Supply Used, Crusade points, units) always equal what the
-rules derive from its cards (R1.3, R7), and its revision the number of its history rows
-(`selectors.versions`): checked after every service that changes state."""
+rules derive from its cards (R1.3, R7); its revision, the number of its history rows, and
+a campaign's, the number of its rows that name no force (`selectors.versions`): checked
+after every service that changes state."""
 
 import pytest
-from django.db.models import Count
+from django.db.models import Count, Q
 
-from campaign.models import CrusadeForce
+from campaign.models import Campaign, CrusadeForce
 from campaign.services._common import force_totals
 from tests.services.test_history import CALLS, world
 
@@ -51,3 +52,16 @@ def test_it_keeps_every_forces_revision_equal_to_its_history_rows(name):
     forces = CrusadeForce.objects.annotate(rows=Count("history")).values_list("revision", "rows")
     assert all(revision == rows for revision, rows in forces)
     assert any(rows for _, rows in forces)
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_it_keeps_every_campaigns_revision_equal_to_its_rows_that_name_no_force(name):
+    """The campaign page caches its lists under the campaign's revision and its forces'."""
+    w = world()
+
+    CALLS[name](w)
+
+    own = Count("history", filter=Q(history__force__isnull=True))
+    campaigns = Campaign.objects.annotate(rows=own).values_list("revision", "rows")
+    assert all(revision == rows for revision, rows in campaigns)
+    assert any(rows for _, rows in campaigns)

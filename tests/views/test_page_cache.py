@@ -5,13 +5,11 @@ so a change shows at once, and looking again costs fewer queries."""
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.urls import reverse
 
 from campaign import services
-from campaign.models import HistoryEntry
+from campaign.selectors import campaign_page_campaigns
 from campaign.selectors.versions import campaign_version
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
@@ -90,27 +88,34 @@ def test_it_marks_each_players_own_force_whoever_looked_first(client, campaign, 
     assert "Steel Legion" in seen["rival"]
 
 
-def test_it_notices_a_change_that_committed_after_a_later_one(campaign, force):
-    """On PostgreSQL two changes in one campaign can commit in the other order than they
-    began: the earlier one's history row, older than the newest, arrives last. The
-    campaign's version must change when it does."""
-    before = campaign_version(campaign.pk)
-    newest = HistoryEntry.objects.filter(campaign=campaign).order_by("-created_at").first()
-    HistoryEntry.objects.create(
-        campaign=campaign,
-        force=force,
-        action=newest.action,
-        summary="A change that began first and committed last",
-        created_at=newest.created_at - datetime.timedelta(seconds=2),
-    )
-
-    assert campaign_version(campaign.pk) != before
+def version_of(campaign) -> str:
+    return campaign_version(campaign_page_campaigns().get(pk=campaign.pk))
 
 
-def test_it_gives_a_campaign_without_history_a_version(campaign):
-    HistoryEntry.objects.filter(campaign=campaign).delete()
+def test_it_changes_the_campaigns_version_with_any_of_its_forces_in_either_order(campaign, force):
+    """On PostgreSQL changes to two forces can commit in the other order than they began,
+    and a page may see the later one first: the version moves on with each, whichever
+    comes first, and never comes back to one already seen."""
+    rival = make_force(campaign=campaign, player=make_user("rival"), name="Steel Legion")
+    seen = [version_of(campaign)]
+    for changed in (rival, force):
+        services.update_force_details(actor=changed.player, force=changed, goals="Hold the line")
+        seen.append(version_of(campaign))
 
-    assert campaign_version(campaign.pk) == "0"
+    assert len(set(seen)) == 3
+
+
+def test_it_changes_the_campaigns_version_when_a_member_joins(campaign):
+    before = version_of(campaign)
+
+    newcomer = make_user("newcomer")
+    services.join_campaign(actor=newcomer, user=newcomer, campaign=campaign)
+
+    assert version_of(campaign) != before
+
+
+def test_it_gives_a_campaign_without_forces_a_version():
+    assert version_of(make_campaign(name="Empty")) == "1-0"
 
 
 def test_it_asks_for_nothing_but_the_force_when_looking_again_outside_a_battle(client, force):
