@@ -727,15 +727,21 @@ class BattleParticipant(models.Model):
         return f"{self.force} in {self.battle_id}"
 
     @classmethod
-    def committed(cls, prefix: str = "") -> Q:
-        """Sides that hold their force (reached through ``prefix``): accepted, in a battle
-        that is not over."""
+    def in_play(cls, prefix: str = "") -> Q:
+        """Sides (reached through ``prefix``) of a battle that is not over, invited or
+        accepted: the ones that still wait on, or hold, their force."""
         return Q(
             **{
-                f"{prefix}invitation": cls.Invitation.ACCEPTED,
+                f"{prefix}invitation__in": [cls.Invitation.INVITED, cls.Invitation.ACCEPTED],
                 f"{prefix}battle__status__in": Battle.OPEN_STATUSES,
             }
         )
+
+    @classmethod
+    def committed(cls, prefix: str = "") -> Q:
+        """Sides that hold their force (reached through ``prefix``): accepted, in a battle
+        that is not over."""
+        return cls.in_play(prefix) & Q(**{f"{prefix}invitation": cls.Invitation.ACCEPTED})
 
     @property
     def is_invited(self) -> bool:

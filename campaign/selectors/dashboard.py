@@ -95,14 +95,7 @@ def dashboard(user) -> Dashboard:
         .select_related("unit__force")
     )
     mine = list(
-        BattleParticipant.objects.filter(
-            force__player=user,
-            battle__status__in=Battle.OPEN_STATUSES,
-            invitation__in=[
-                BattleParticipant.Invitation.INVITED,
-                BattleParticipant.Invitation.ACCEPTED,
-            ],
-        )
+        BattleParticipant.objects.filter(BattleParticipant.in_play(), force__player=user)
         .select_related("battle__created_by", "force")
         .prefetch_related(
             Prefetch(

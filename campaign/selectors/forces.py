@@ -11,7 +11,6 @@ from django.db.models import Exists, OuterRef, QuerySet, prefetch_related_object
 
 from campaign import rules, services
 from campaign.models import (
-    Battle,
     BattleParticipant,
     CrusadeForce,
     HistoryEntry,
@@ -105,17 +104,12 @@ class OrderOfBattle:
         return f"It adds {self.force.house_rules.supply_limit_increase} points."
 
 
-def _open_sides() -> QuerySet[BattleParticipant]:
-    """Sides in battles not over: few per force whatever the league."""
-    return BattleParticipant.objects.filter(battle__status__in=Battle.OPEN_STATUSES)
-
-
 def order_of_battle_forces() -> QuerySet[CrusadeForce]:
     """Forces as the Order of Battle reads them (through their access helper): with their
-    player and campaign, and whether any battle not over has a side for them."""
-    has_open_sides = Exists(_open_sides().filter(force=OuterRef("pk")))
+    player and campaign, and whether a battle not over invited them or holds them."""
+    sides = BattleParticipant.objects.filter(BattleParticipant.in_play(), force=OuterRef("pk"))
     return CrusadeForce.objects.select_related("player", "campaign").annotate(
-        has_open_sides=has_open_sides
+        has_sides_in_play=Exists(sides)
     )
 
 
@@ -123,20 +117,21 @@ def order_of_battle(
     force: CrusadeForce, *, can_write: bool = False, fetched: bool = False
 ) -> OrderOfBattle:
     """The Order of Battle page's data, in no query more than its force's while no battle
-    not over has a side for it (most of the time), and one (two while an invitation
-    waits) when one has; its units table in four more when it is not cached, whatever the
+    not over invited or holds it (most of the time), and one (two while an invitation
+    waits) when one does; its units table in four more when it is not cached, whatever the
     force's size. The force is fetched again unless ``fetched``: it just came from its
     access helper, from `order_of_battle_forces`, and no change has been made since."""
     if not fetched:
         force = order_of_battle_forces().get(pk=force.pk)
-    open_sides = []
-    if force.has_open_sides:
+    sides = []
+    if force.has_sides_in_play:
         # One query for both: the battle the force is committed to, and its invitations
         # (who invited, only when invited).
-        open_sides = list(_open_sides().filter(force=force).select_related("battle"))
-    in_battle = any(side.is_accepted for side in open_sides)
+        in_play = force.battle_entries.filter(BattleParticipant.in_play())
+        sides = list(in_play.select_related("battle"))
+    in_battle = any(side.is_accepted for side in sides)
     invitations = sorted(
-        (side for side in open_sides if side.awaits_answer),
+        (side for side in sides if side.awaits_answer),
         key=lambda side: (side.battle.date, side.battle.pk),
     )
     prefetch_related_objects(invitations, "battle__created_by")

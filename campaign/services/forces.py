@@ -11,7 +11,6 @@ from django.utils import timezone
 from campaign import pictures, rules
 from campaign.models import (
     CARD_FIELDS,
-    Battle,
     BattleParticipant,
     Campaign,
     CrusadeForce,
@@ -105,13 +104,7 @@ def bring_force_into_campaign(*, actor, force: CrusadeForce, campaign: Campaign)
         common.refuse(f"{force.name} is already in {force.campaign.name}.", field="campaign")
     if not campaign.memberships.filter(user_id=force.player_id).exists():
         common.refuse("Join the campaign before bringing a force into it.", field="campaign")
-    if force.battle_entries.filter(
-        battle__status__in=Battle.OPEN_STATUSES,
-        invitation__in=[
-            BattleParticipant.Invitation.INVITED,
-            BattleParticipant.Invitation.ACCEPTED,
-        ],
-    ).exists():
+    if force.battle_entries.filter(BattleParticipant.in_play()).exists():
         common.refuse(
             f"{force.name} is in a battle that has not been recorded yet. "
             "Bring it into the campaign once that battle is over."
