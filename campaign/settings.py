@@ -162,7 +162,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # Crusade cards, each under a hash of what it shows, and the long tables of the Order of
 # Battle and campaign pages, each under a version of what it shows, read from the database
 # (`selectors.versions`): a process never serves one stale, it only builds each version
-# once itself. About 0.1 to 0.3 MB a card, 200 at most; tables are smaller.
+# once itself. About 0.1 to 0.3 MB a card, 200 at most; tables are smaller. Every key
+# also names the database's generation, which `manage.py restore` moves on, because a
+# restore takes revisions back to numbers that named other states (campaign.serving).
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 MESSAGE_STORAGE = "django.contrib.messages.storage.fallback.FallbackStorage"
 CACHES = {
@@ -170,11 +172,13 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "crusade",
         "OPTIONS": {"MAX_ENTRIES": 200},
+        "KEY_FUNCTION": "campaign.serving.cache_key",
     },
     "template_fragments": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "crusade-fragments",
         "OPTIONS": {"MAX_ENTRIES": 1000},
+        "KEY_FUNCTION": "campaign.serving.cache_key",
     },
 }
 
