@@ -69,16 +69,24 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-# Login throttling (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one
-# username, or from one address, logins from there wait LOGIN_COOLOFF_MINUTES. The
-# attempts are kept in the database, so several app servers count them together.
+# Login throttling (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords from one
+# client address, logins from that address wait LOGIN_COOLOFF_MINUTES. The attempts are
+# kept in the database, so several app servers count them together.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Locked per client address only. Locking a username too would let anyone lock a player
+# out from anywhere (five wrong passwords for their name); locking username *and* address
+# together would let one address guess across many usernames. By address alone, the
+# attacker's address is stopped whatever usernames it tries, and the player logs in from
+# their own. (Guessing one password from many addresses is what the limit can't stop.)
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+# The address is the client's, read behind a proxy from X-Forwarded-For as far as our own
+# proxies wrote it (campaign/client_address.py), never from what the client claims.
+AXES_CLIENT_IP_CALLABLE = "campaign.client_address.client_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
@@ -154,7 +162,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # Crusade cards, each under a hash of what it shows, and the long tables of the Order of
 # Battle and campaign pages, each under a version of what it shows, read from the database
 # (`selectors.versions`): a process never serves one stale, it only builds each version
-# once itself. About 0.1 to 0.3 MB a card, 200 at most; tables are smaller.
+# once itself. About 0.1 to 0.3 MB a card, 200 at most; tables are smaller. Every key
+# also names the database's generation, which `manage.py restore` moves on, because a
+# restore takes revisions back to numbers that named other states (campaign.serving).
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 MESSAGE_STORAGE = "django.contrib.messages.storage.fallback.FallbackStorage"
 CACHES = {
@@ -162,11 +172,13 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "crusade",
         "OPTIONS": {"MAX_ENTRIES": 200},
+        "KEY_FUNCTION": "campaign.serving.cache_key",
     },
     "template_fragments": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "crusade-fragments",
         "OPTIONS": {"MAX_ENTRIES": 1000},
+        "KEY_FUNCTION": "campaign.serving.cache_key",
     },
 }
 
@@ -250,11 +262,21 @@ SILENCED_SYSTEM_CHECKS = ["security.W021"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if env_bool("BEHIND_PROXY", False):
+# Behind reverse proxies of our own (BEHIND_PROXY): trust their X-Forwarded-Proto, and
+# read the client's address from X-Forwarded-For, the entry the outermost of the
+# TRUSTED_PROXY_COUNT proxies appended (default 1; campaign/client_address.py). Unset,
+# TRUSTED_PROXY_COUNT is None, so `check --deploy` can tell it was given without a proxy.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+try:
+    TRUSTED_PROXY_COUNT = (
+        int(os.environ["TRUSTED_PROXY_COUNT"]) if os.environ.get("TRUSTED_PROXY_COUNT") else None
+    )
+except ValueError:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be a whole number, e.g. 1.") from None
+if TRUSTED_PROXY_COUNT is not None and TRUSTED_PROXY_COUNT < 1:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT counts proxies: 1 or more.")
+if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    # The address a login attempt came from is the proxy's X-Forwarded-For.
-    AXES_IPWARE_PROXY_COUNT = 1
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
 
 # Content-Security-Policy (campaign.middleware): scripts and styles only from this site
 # (htmx is vendored; no inline script), pictures from here or the media store.

@@ -9,6 +9,8 @@ import secrets
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.concurrency.live import COMMAND_TIMEOUT, PYTHON, REPO, app_environment, manage
 
 SHOW = (
@@ -180,3 +182,25 @@ def test_it_passes_the_deploy_checks_with_pictures_in_a_bucket(workdir: Path):
         "WARNING",
     )
     assert "System check identified no issues" in out
+
+
+def test_it_warns_at_deploy_about_a_proxy_count_without_behind_proxy(workdir: Path):
+    """Login throttling would count every player against the proxy's address."""
+    env = app_environment(
+        **{**PRODUCTION, "DATABASE_URL": f"sqlite:///{workdir}/x.db", "TRUSTED_PROXY_COUNT": "2"}
+    )
+    with pytest.raises(AssertionError, match="campaign.W001") as failed:
+        manage(env, "check", "--deploy", "--fail-level", "WARNING")
+    assert "BEHIND_PROXY is off" in str(failed.value)
+
+    behind = manage({**env, "BEHIND_PROXY": "1"}, "check", "--deploy", "--fail-level", "WARNING")
+    assert "System check identified no issues" in behind
+
+
+@pytest.mark.parametrize(
+    ("count", "refusal"), [("two", "must be a whole number"), ("0", "1 or more")]
+)
+def test_it_refuses_a_proxy_count_that_is_not_a_count(count, refusal):
+    done = settings_with(BEHIND_PROXY="1", TRUSTED_PROXY_COUNT=count)
+    assert done.returncode != 0
+    assert refusal in done.stderr

@@ -4,26 +4,36 @@ refuses what would lose or break data."""
 
 from __future__ import annotations
 
+import io
 import shutil
 import sqlite3
+import subprocess
 import threading
 import time
 from collections.abc import Callable
 from contextlib import closing
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from campaign import serving
+from campaign.management.commands import backup as backup_command
 from tests.concurrency.live import (
+    PYTHON,
+    REPO,
     PageReader,
     Player,
     Server,
     app_environment,
+    free_port,
     logged_in,
     manage,
+    running,
     scenario,
+    wait_until_serving,
 )
 from tests.concurrency.moves import expect, fill, play_battle
 from tests.hardening.consistency import state
@@ -206,3 +216,114 @@ def test_it_refuses_a_database_that_is_not_a_sqlite_file_and_says_what_to_use(tm
         call_command("backup", str(backup))
     with pytest.raises(CommandError, match=restore_refusal):
         call_command("restore", str(backup), interactive=False)
+
+
+def test_it_refuses_to_restore_while_gunicorn_serves_without_keeping_connections(
+    database, tmp_path
+):
+    """CONN_MAX_AGE=0: between requests no connection is open, yet the app runs."""
+    env, backup = database
+    env = {**env, "CONN_MAX_AGE": "0"}
+    server = Server(env=env, log_path=tmp_path / "gunicorn.log", workers=1, threads=2)
+    with running(server):
+        assert server.player().get("/accounts/login/").status == 200
+        assert "is in use: stop the app" in restore_fails(env, backup)
+    assert "Restored" in manage(env, "restore", "--noinput", str(backup))
+
+
+def test_it_refuses_to_restore_while_runserver_serves(database, tmp_path):
+    env, backup = database
+    env = {**env, "CONN_MAX_AGE": "0"}
+    port = free_port()
+    with open(tmp_path / "runserver.log", "wb") as log:
+        process = subprocess.Popen(
+            [PYTHON, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_until_serving(f"http://127.0.0.1:{port}/accounts/login/", process)
+        assert "is in use: stop the app" in restore_fails(env, backup)
+    finally:
+        process.terminate()
+        process.wait(timeout=WAIT)
+    assert "Restored" in manage(env, "restore", "--noinput", str(backup))
+
+
+def test_it_moves_the_databases_generation_on_with_every_restore(database):
+    """Cached pages are keyed by it (campaign.serving), so none outlives a restore."""
+    env, backup = database
+    stamp = serving.generation_file(Path(env["DATABASE_URL"].removeprefix("sqlite:///")))
+    seen = []
+    for _ in range(2):
+        manage(env, "restore", "--noinput", str(backup))
+        seen.append(stamp.read_text())
+
+    assert len(set(seen)) == 2
+
+
+# --------------------------------------------------------------------------- backup PATH
+
+
+@pytest.fixture
+def backing_up(migrated: Path, tmp_path: Path, monkeypatch) -> Path:
+    """`backup` run here, on a copy of the migrated database file, at a fixed moment."""
+    shutil.copy(migrated, tmp_path / "db.sqlite3")
+    monkeypatch.setattr(backup_command, "database_file", lambda _: tmp_path / "db.sqlite3")
+    moment = datetime(2026, 3, 1, 3, 0, 0, tzinfo=UTC)
+    monkeypatch.setattr(backup_command.timezone, "now", lambda: moment)
+    return tmp_path
+
+
+def backups(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_it_creates_the_folder_it_is_told_to_back_up_into(backing_up):
+    folder = backing_up / "backups"
+
+    call_command("backup", f"{folder}/", stdout=io.StringIO())
+
+    assert backups(folder) == ["crusade-20260301-030000.sqlite3"]
+    with closing(sqlite3.connect(folder / "crusade-20260301-030000.sqlite3")) as copy:
+        assert copy.execute("SELECT count(*) FROM django_migrations").fetchone()[0] > 0
+
+
+def test_it_never_replaces_a_backup_made_in_the_same_second(backing_up):
+    folder = backing_up / "backups"
+    for _ in range(3):
+        call_command("backup", f"{folder}/", stdout=io.StringIO())
+    call_command("backup", str(folder), stdout=io.StringIO())  # an existing folder
+
+    assert backups(folder) == [
+        "crusade-20260301-030000-2.sqlite3",
+        "crusade-20260301-030000-3.sqlite3",
+        "crusade-20260301-030000-4.sqlite3",
+        "crusade-20260301-030000.sqlite3",
+    ]
+
+
+@pytest.mark.parametrize("path", ["missing/backups/", "missing/crusade.sqlite3"])
+def test_it_says_so_when_the_parent_folder_is_missing(backing_up, path):
+    with pytest.raises(CommandError, match=r"missing does not exist"):
+        call_command("backup", str(backing_up / path))
+    assert not (backing_up / "missing").exists()
+
+
+@pytest.mark.parametrize("path", ["notes.txt/backups/", "notes.txt/crusade.sqlite3"])
+def test_it_says_so_when_it_cannot_write_there(backing_up, path):
+    """Under a file: no folder can be made there (as root, a read-only mode would not do)."""
+    (backing_up / "notes.txt").write_text("Not a folder.\n")
+
+    with pytest.raises(CommandError, match=r"(Cannot write|Cannot make).*notes\.txt"):
+        call_command("backup", str(backing_up / path))
+
+
+def test_it_backs_up_through_manage_py_with_a_message_not_a_traceback(database, tmp_path):
+    env, _ = database
+    with pytest.raises(AssertionError, match="failed") as failed:
+        manage(env, "backup", str(tmp_path / "missing" / "backups") + "/")
+    assert "does not exist" in str(failed.value)
+    assert "Traceback" not in str(failed.value)

@@ -19,7 +19,7 @@ def log_in(client, username: str, password: str, *, url: str = "/accounts/login/
 
 
 def test_it_refuses_even_the_right_password_after_too_many_wrong_ones(client, settings):
-    """After LOGIN_FAILURE_LIMIT failures for a username, it waits, with a clear message."""
+    """After LOGIN_FAILURE_LIMIT failures from one address, it waits, with a clear message."""
     make_user("vell")
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
         assert log_in(client, "vell", "wrong").status_code == 200

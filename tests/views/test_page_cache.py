@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaign import services
+from campaign import services, serving
+from campaign.models import CrusadeForce, Unit
 from campaign.selectors import campaign_page_campaigns
 from campaign.selectors.versions import campaign_version
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
@@ -137,3 +138,27 @@ def test_it_asks_once_more_for_the_battle_a_force_is_in_and_shows_it(client, for
 
     assert count_queries(client, url) == 4
     assert "in a battle that has not been recorded yet" in client.get(url).content.decode()
+
+
+def test_it_builds_every_cached_table_again_after_a_restore(
+    client, campaign, force, monkeypatch, tmp_path
+):
+    """A restore takes revisions back to numbers that named other states; the database's
+    generation, which `restore` moves on, is in every cache key (campaign.serving)."""
+    monkeypatch.setattr(serving, "sqlite_file", lambda: tmp_path / "db.sqlite3")
+    client.force_login(force.player)
+    pages = [
+        reverse("force_detail", args=[force.pk]),
+        reverse("campaign_detail", args=[campaign.pk]),
+    ]
+    built = [count_queries(client, url) for url in pages]
+    # What a restore brings back: the same revisions, other rows.
+    Unit.objects.filter(force=force, name="1st Line Squad").update(name="Gas Squad")
+    CrusadeForce.objects.filter(pk=force.pk).update(name="Krieg 84th")
+    assert "Gas Squad" not in client.get(pages[0]).content.decode()  # cached as it was
+
+    serving.new_generation(tmp_path / "db.sqlite3")
+
+    assert [count_queries(client, url) for url in pages] == built
+    assert "Gas Squad" in client.get(pages[0]).content.decode()
+    assert "Krieg 84th" in client.get(pages[1]).content.decode().split('id="standings-heading"')[1]

@@ -1,11 +1,14 @@
 """`manage.py restore BACKUP`: put a copy made by `manage.py backup` back as the database.
 
-Stop the app first: restore refuses while another process has the database open. It checks
-the backup (SQLite's integrity check; this app's database, and not from a newer version of
-it), takes the database's exclusive lock, keeps the current database beside it as
-`<name>.before-restore-<time>`, copies the backup in through SQLite's backup API and checks
-the result. A backup from an older version is restored too: then run `manage.py migrate`
-before starting the app. On PostgreSQL use pg_restore (the command says how).
+Stop the app first: restore refuses while an app server process is running (each holds
+the database's "in use" lock for its life, campaign.serving), or while any other process
+has the database open. It checks the backup (SQLite's integrity check; this app's
+database, and not from a newer version of it), takes the "in use" lock and the database's
+exclusive lock, keeps the current database beside it as `<name>.before-restore-<time>`,
+copies the backup in through SQLite's backup API, checks the result and moves the
+database's generation on, so that no page cached before is shown again. A backup from an
+older version is restored too: then run `manage.py migrate` before starting the app. On
+PostgreSQL use pg_restore (the command says how).
 """
 
 from __future__ import annotations
@@ -22,6 +25,11 @@ from campaign.management.backups import (
     check_integrity,
     database_file,
     known_migrations,
+)
+from campaign.serving import DatabaseInUse, NoAppRunning, new_generation
+
+IN_USE = (
+    "The database {} is in use: stop the app (every gunicorn or runserver process), then restore."
 )
 
 
@@ -62,7 +70,13 @@ class Command(BaseCommand):
                         f"know its migrations {_names(applied - known)}. Restore it with "
                         "that version."
                     )
-                self._restore(copy, source, target, interactive)
+                with NoAppRunning(target):
+                    try:
+                        self._restore(copy, source, target, interactive)
+                    finally:  # even half-copied, the database may not be what was cached
+                        new_generation(target)
+        except DatabaseInUse:
+            raise CommandError(IN_USE.format(target)) from None
         except sqlite3.DatabaseError as error:
             raise CommandError(f"Could not restore {source}: {error}") from None
         if known - applied:
@@ -81,10 +95,7 @@ class Command(BaseCommand):
                 database.execute("BEGIN EXCLUSIVE")
                 database.execute("COMMIT")
             except sqlite3.OperationalError:
-                raise CommandError(
-                    f"The database {target} is in use: stop the app (every gunicorn or "
-                    "runserver process), then restore."
-                ) from None
+                raise DatabaseInUse(target) from None
             (tables,) = database.execute("SELECT count(*) FROM sqlite_master").fetchone()
             kept = target.with_name(f"{target.name}.before-restore-{timezone.now():%Y%m%d-%H%M%S}")
             if interactive and not self._confirmed(source, target, kept if tables else None):
