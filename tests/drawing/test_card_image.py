@@ -19,10 +19,10 @@ from campaign.card_image import (
     SIZE,
     CardFacts,
     ellipsized,
+    face,
     font,
     initials,
     listed,
-    face,
     render_card,
     wrapped,
 )
@@ -132,10 +132,10 @@ def test_it_draws_a_unit_that_never_gains_xp_without_a_bar():
 def test_it_has_a_glyph_for_every_letter_of_a_unicode_name(name):
     """Cyrillic, Greek and accented Latin letters are in the shipped font (none of them is
     drawn as the empty box a missing letter gets)."""
-    for face in (font(40), font(40, bold=True)):
-        missing = drawn_letter("\ue000", face)  # a private-use code point: no glyph
+    for dejavu in (font(40), font(40, bold=True)):
+        missing = drawn_letter("\ue000", dejavu)  # a private-use code point: no glyph
         for letter in name.replace(" ", ""):
-            assert drawn_letter(letter, face) != missing, letter
+            assert drawn_letter(letter, dejavu) != missing, letter
 
     image = decoded(render_card(replace(FACTS, name=name)))
     assert differs(image, decoded(render_card(replace(FACTS, name=""))), NAME_AREA)
