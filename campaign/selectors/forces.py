@@ -23,6 +23,10 @@ from .paging import paginate
 
 HISTORY_PER_PAGE = 50
 
+MOST_RP_PIPS = 12
+"""The highest RP cap the Order of Battle draws as a row of dots (they shrink to fit one
+row on a phone); above it, a bar: smaller dots could not be told apart."""
+
 
 @dataclass(frozen=True)
 class UnitRow:
@@ -92,7 +96,15 @@ class OrderOfBattle:
 
     @property
     def rp_pips(self) -> list[bool]:
+        """One dot per RP up to the cap, filled for each held; none above `MOST_RP_PIPS`
+        (the page draws a bar then: so many dots would be too small to tell apart)."""
+        if self.force.rp_cap > MOST_RP_PIPS:
+            return []
         return [i < self.force.rp for i in range(self.force.rp_cap)]
+
+    @property
+    def rp_percent(self) -> int:
+        return min(100, round(100 * self.force.rp / self.force.rp_cap)) if self.force.rp_cap else 0
 
     @property
     def pending_promotions(self) -> list[Promotion]:
