@@ -89,6 +89,18 @@ def supply_refusal(
     )
 
 
+def supply_over(*, supply_used: int, supply_limit: int) -> int:
+    """R1.3: how many points Supply Used is above the Supply Limit (0 within it).
+
+    Play never takes a force past its limit, but a force can find itself there: when
+    points start to count that did not (an Enhancement's, from a release that left them
+    out), or from a restored file. Until it is back within the limit every change that
+    adds points is refused (`supply_refusal`); removing a unit or a Supply Limit increase
+    brings it back."""
+    require_non_negative(supply_used=supply_used, supply_limit=supply_limit)
+    return max(0, supply_used - supply_limit)
+
+
 def check_supply(*, supply_used: int, supply_limit: int, extra_points: int) -> None:
     """R1.3: raise RuleError if ``extra_points`` would take Supply Used past the limit."""
     message = supply_refusal(

@@ -91,6 +91,27 @@ class OrderOfBattle:
         return self.force.supply_used >= self.force.supply_limit
 
     @property
+    def over_supply(self) -> int:
+        """How far the stored Supply Used is past the Supply Limit (0 within it)."""
+        force = self.force
+        return rules.supply_over(supply_used=force.supply_used, supply_limit=force.supply_limit)
+
+    @property
+    def over_supply_notice(self) -> str:
+        """Why a force over its Supply Limit is held back, and how to bring it back."""
+        if not self.over_supply:
+            return ""
+        increase = rules.Requisition.INCREASE_SUPPLY_LIMIT.label
+        return (
+            f"This force is {rules.points_text(self.over_supply)} over its Supply Limit "
+            f"({self.force.supply_used} used of {self.force.supply_limit}): points that did "
+            "not count before, such as an Enhancement's, now do. Until it is back within the "
+            "limit, nothing that adds points can be done: no new or imported units, no "
+            f"Enhancement and no Fresh Recruits. Remove a unit, or buy {increase} (it adds "
+            f"{rules.points_text(self.force.house_rules.supply_limit_increase)})."
+        )
+
+    @property
     def crusade_points(self) -> int:
         return self.force.crusade_points
 

@@ -15,6 +15,7 @@ from campaign.rules import (
     check_supply,
     resources_in_campaign,
     rp_refusal,
+    supply_over,
     supply_refusal,
 )
 
@@ -197,3 +198,11 @@ def test_it_never_leaves_a_force_above_the_campaigns_rp_cap(supply, rp, cap, rai
     house = HouseRules(starting_rp=min(3, cap), rp_cap=cap)
     _, kept = resources_in_campaign(supply_limit=supply, rp=rp, being_raised=raised, house=house)
     assert 0 <= kept <= cap
+
+
+@pytest.mark.parametrize(
+    ("used", "limit", "over"), [(1040, 1000, 40), (1000, 1000, 0), (900, 1000, 0), (1, 0, 1)]
+)
+def test_it_says_how_far_supply_used_is_over_the_limit(used, limit, over):
+    """R1.3: a force can be found over its limit (points that start to count); by how much."""
+    assert supply_over(supply_used=used, supply_limit=limit) == over
