@@ -32,8 +32,9 @@ EMOJI_NATIVE = 109
 """The one size (pixels per em) Noto Color Emoji's bitmaps are drawn at."""
 EMOJI_SCALE = 0.9
 """An emoji's height against the line's font size (its bitmaps are taller than an em)."""
-IGNORABLE = {"\u200d", *map(chr, range(0xFE00, 0xFE10))}
-"""The zero-width joiner and the variation selectors: never drawn on their own."""
+IGNORABLE = {"\u200d", *map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0x1F3FB, 0x1F400))}
+"""The zero-width joiner, the variation selectors and the skin tones: never drawn on
+their own (the emoji subset has no skin tones: an emoji with one is drawn without it)."""
 
 
 @cache

@@ -181,6 +181,13 @@ def test_it_gives_every_run_of_a_name_a_font_that_has_its_letters(name):
         assert all(each.has(letter) for letter in run.replace(" ", "")), run
 
 
+def test_it_leaves_out_joiners_selectors_and_skin_tones_it_cannot_draw():
+    runs = face(52, bold=True).runs("Squad 🧙🏽\u200d \u2694\ufe0f")
+
+    assert [run for _, run in runs] == ["Squad ", "🧙", " ", "⚔"]
+    assert all(each.has(letter) for each, run in runs for letter in run)
+
+
 def test_it_draws_emoji_in_colour():
     image = decoded(render_card(replace(FACTS, name="🔥🔥🔥"))).convert("RGB")
     area = image.crop(NAME_AREA)
