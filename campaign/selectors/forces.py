@@ -102,13 +102,14 @@ class OrderOfBattle:
         if not self.over_supply:
             return ""
         increase = rules.Requisition.INCREASE_SUPPLY_LIMIT.label
+        recruits = rules.Requisition.FRESH_RECRUITS.label
+        adds = rules.points_text(self.force.house_rules.supply_limit_increase)
         return (
             f"This force is {rules.points_text(self.over_supply)} over its Supply Limit "
             f"({self.force.supply_used} used of {self.force.supply_limit}): points that did "
             "not count before, such as an Enhancement's, now do. Until it is back within the "
             "limit, nothing that adds points can be done: no new or imported units, no "
-            f"Enhancement and no Fresh Recruits. Remove a unit, or buy {increase} (it adds "
-            f"{rules.points_text(self.force.house_rules.supply_limit_increase)})."
+            f"Enhancement and no {recruits}. Remove a unit, or buy {increase} (it adds {adds})."
         )
 
     @property
