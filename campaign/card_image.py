@@ -6,7 +6,8 @@ as `CardFacts` (numbers and labels the rules worked out); `render_card` draws th
 The text is set in DejaVu Sans, shipped in campaign/fonts/ (with its licence) and
 loaded by path, so every server draws the same picture whatever fonts it has. DejaVu
 covers Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew and Arabic letters and many
-symbols, but not Chinese, Japanese or Korean: those draw as empty boxes.
+symbols; a character it lacks is drawn in the first shipped Noto subset that has it
+(Chinese, Japanese and Korean, then emoji: `campaign.card_text`).
 
 Long names wrap onto a second line and end with an ellipsis after it; long honours,
 scars, datasheets and force names end with an ellipsis, and lists too long for the card
@@ -21,17 +22,14 @@ import threading
 from dataclasses import asdict, dataclass
 from functools import cache
 from io import BytesIO
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, ImageOps, UnidentifiedImageError
 
-FONTS = Path(__file__).resolve().parent / "fonts"
-REGULAR = FONTS / "DejaVuSans.ttf"
-BOLD = FONTS / "DejaVuSans-Bold.ttf"
+from .card_text import BOLD, REGULAR, Face
 
 SIZE = WIDTH, HEIGHT = 1200, 630
 """The size chat apps and social sites show a shared picture at (1.91:1)."""
-DRAWING_VERSION = 1
+DRAWING_VERSION = 2
 """Part of every card's fingerprint: change it when the drawing changes, so that cached
 pictures are made again."""
 
@@ -100,7 +98,14 @@ def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
 
 
-def ellipsized(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
+@cache
+def face(size: int, *, bold: bool = False) -> Face:
+    """DejaVu Sans at ``size`` pixels, falling back to the shipped Noto subsets for the
+    characters it lacks: what the card's text is measured and drawn with."""
+    return Face(size, bold=bold)
+
+
+def ellipsized(text: str, face: Face, width: float) -> str:
     """``text`` if it fits in ``width`` pixels, else as much as fits followed by "…"."""
     if face.getlength(text) <= width:
         return text
@@ -114,14 +119,14 @@ def ellipsized(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     return text[:low].rstrip() + ELLIPSIS
 
 
-def _longest_fitting(word: str, face: ImageFont.FreeTypeFont, width: float) -> int:
+def _longest_fitting(word: str, face: Face, width: float) -> int:
     cut = len(word)
     while cut > 1 and face.getlength(word[:cut]) > width:
         cut -= 1
     return cut
 
 
-def wrapped(text: str, face: ImageFont.FreeTypeFont, width: float, lines: int) -> list[str]:
+def wrapped(text: str, face: Face, width: float, lines: int) -> list[str]:
     """``text`` in at most ``lines`` lines of ``width`` pixels, broken between words (a
     word longer than a line is broken inside it); what is left over ends the last line
     with "…"."""
@@ -148,9 +153,7 @@ def wrapped(text: str, face: ImageFont.FreeTypeFont, width: float, lines: int) -
     return out
 
 
-def listed(
-    items: tuple[str, ...] | list[str], face: ImageFont.FreeTypeFont, width: float, lines: int
-) -> list[str]:
+def listed(items: tuple[str, ...] | list[str], face: Face, width: float, lines: int) -> list[str]:
     """One line per item, each cut to ``width`` with "…"; with more items than ``lines``,
     the last line says how many more there are."""
     if len(items) > lines:
@@ -198,7 +201,7 @@ class _Card:
         self.picture = picture
 
     def text(self, xy, text: str, size: int, fill: str = INK, *, bold=False, anchor="la"):
-        self.draw.text(xy, text, font=font(size, bold=bold), fill=fill, anchor=anchor)
+        face(size, bold=bold).draw(self.image, xy, text, fill, anchor)
 
     def drawn(self) -> Image.Image:
         self.draw.rectangle((0, 0, 15, HEIGHT), fill=ACCENT)
@@ -217,9 +220,7 @@ class _Card:
             square = Image.new("RGB", (PICTURE_SIDE, PICTURE_SIDE), PANEL)
             centre = (PICTURE_SIDE // 2, PICTURE_SIDE // 2)
             letters = initials(self.facts.name)
-            ImageDraw.Draw(square).text(
-                centre, letters, font=font(110, bold=True), fill=MUTED, anchor="mm"
-            )
+            face(110, bold=True).draw(square, centre, letters, MUTED, "mm")
         self.image.paste(square, box, _rounded(square, 14))
 
     def _title(self) -> int:
@@ -228,13 +229,13 @@ class _Card:
         eyebrow = "CRUSADE CARD" + (f" · {facts.faction.upper()}" if facts.faction else "")
         if facts.removed:
             eyebrow = f"{eyebrow} · REMOVED"
-        self.text((COLUMN, 52), ellipsized(eyebrow, font(22), width), 22, MUTED)
+        self.text((COLUMN, 52), ellipsized(eyebrow, face(22), width), 22, MUTED)
         y = 88
-        for line in wrapped(facts.name, font(52, bold=True), width, 2):
+        for line in wrapped(facts.name, face(52, bold=True), width, 2):
             self.text((COLUMN, y), line, 52, bold=True)
             y += 62
         subtitle = f"{facts.datasheet} · {facts.points} points"
-        self.text((COLUMN, y + 8), ellipsized(subtitle, font(26), width), 26, MUTED)
+        self.text((COLUMN, y + 8), ellipsized(subtitle, face(26), width), 26, MUTED)
         return y + 8 + 32
 
     def _experience(self, y: int) -> None:
@@ -242,7 +243,7 @@ class _Card:
         if facts.xp is None:
             self.text((COLUMN, y), "XP: N/A", 30, bold=True)
             note = "Never gains XP or Battle Honours."
-            self.text((COLUMN, y + 48), ellipsized(note, font(20), width), 20, MUTED)
+            self.text((COLUMN, y + 48), ellipsized(note, face(20), width), 20, MUTED)
             return
         self.text((COLUMN, y), f"{facts.rank} · {facts.xp} XP", 30, bold=True)
         if facts.next_rank_xp is not None:
@@ -253,7 +254,7 @@ class _Card:
         filled = round((RIGHT - COLUMN) * max(0, min(100, facts.progress_percent)) / 100)
         if filled >= 20:
             self.draw.rounded_rectangle((COLUMN, y + 44, COLUMN + filled, y + 64), 10, fill=GOLD)
-        self.text((COLUMN, y + 74), ellipsized(facts.progress_text, font(20), width), 20, MUTED)
+        self.text((COLUMN, y + 74), ellipsized(facts.progress_text, face(20), width), 20, MUTED)
 
     def _stats(self, y: int) -> None:
         facts = self.facts
@@ -278,7 +279,7 @@ class _Card:
         ]
         for x, heading, items, colour, empty in columns:
             self.text((x, y), f"{heading} ({len(items)})", 20, colour, bold=True)
-            lines = listed(items, font(22), width, LIST_LINES) if items else [empty]
+            lines = listed(items, face(22), width, LIST_LINES) if items else [empty]
             for row, line in enumerate(lines):
                 more = not items or (line.startswith("+ ") and row == LIST_LINES - 1)
                 self.text((x, y + 36 + row * 32), line, 22, MUTED if more else INK)
@@ -287,10 +288,10 @@ class _Card:
         facts = self.facts
         self.draw.line((MARGIN, 574, RIGHT, 574), fill=TRACK, width=2)
         brand = "Crusade Tracker"
-        brand_width = font(20, bold=True).getlength(brand)
+        brand_width = face(20, bold=True).getlength(brand)
         where = facts.force + (f" · {facts.campaign}" if facts.campaign else "")
         room = RIGHT - MARGIN - brand_width - 32
-        self.text((MARGIN, 590), ellipsized(where, font(20), room), 20, MUTED)
+        self.text((MARGIN, 590), ellipsized(where, face(20), room), 20, MUTED)
         self.text((RIGHT, 590), brand, 20, MUTED, bold=True, anchor="ra")
 
 

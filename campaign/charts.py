@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -112,6 +112,16 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A dot on a line at one of its points, named for hovering and for screen readers
+    (its SVG ``<title>``): one battle of a unit's XP."""
+
+    x: float
+    y: float
+    title: str
+
+
+@dataclass(frozen=True)
 class Line:
     label: str
     colour: str
@@ -123,6 +133,9 @@ class Line:
     """Where its last point is drawn (a dot)."""
     last: int
     """Its last value (wins, XP)."""
+    marks: tuple[Mark, ...] = ()
+    """A dot at each point that stands for something of its own; without them, a dot at
+    the end only."""
 
 
 @dataclass(frozen=True)
@@ -287,12 +300,19 @@ def _date_ticks(start: int, end: int, most: int = 4) -> list[int]:
 
 
 def xp_over_battles(
-    xp: list[tuple[int, int]], *, thresholds: list[tuple[str, int]], label: str = "XP"
+    xp: list[tuple[int, int]],
+    *,
+    thresholds: list[tuple[str, int]],
+    label: str = "XP",
+    names: Sequence[str] = (),
 ) -> LineChart | None:
     """A unit's XP before its first battle shown and after each battle (``xp`` holds
     (before, after) for each, oldest first; at most `MOST_POINTS` are drawn), with each
     rank's threshold (``thresholds``: (rank, its XP)) drawn as a line up to the rank
-    above the unit's XP. None when it has fought no battle."""
+    above the unit's XP. Each battle's point is marked with a dot titled with the
+    battle's name (``names``, one per battle, else "Battle N") and its XP. None when it
+    has fought no battle."""
+    names = list(names)[-MOST_POINTS:] if names else []
     xp = xp[-MOST_POINTS:]
     if not xp:
         return None
@@ -303,13 +323,17 @@ def xp_over_battles(
     x, y = _x_scale(0, len(xp)), _y_scale(ticks[-1])
     points = [(x(i), y(value)) for i, value in enumerate(values)]
     battles = "its battle" if len(xp) == 1 else f"each of the {len(xp)} battles shown"
+    marks = tuple(
+        Mark(*points[n], f"{names[n - 1] if names else f'Battle {n}'}: {before} to {after} XP")
+        for n, (before, after) in enumerate(xp, start=1)
+    )
     return LineChart(
         title="XP over its battles",
         description=(
             f"{label}: XP before its first battle shown and after {battles}, from "
             f"{values[0]} XP to {values[-1]} XP, with the XP each rank starts at."
         ),
-        lines=[_line(0, label, points, values[-1])],
+        lines=[replace(_line(0, label, points, values[-1]), marks=marks)],
         x_ticks=[Tick(x(n), str(n)) for n in integer_ticks(len(xp), most=6) if n <= len(xp)],
         y_ticks=[Tick(y(tick), str(tick)) for tick in ticks],
         rules=[

@@ -198,12 +198,14 @@ class ForceAdmin(OrganiserAdmin):
         "name",
         "player",
         "faction",
-        "campaign",
+        "campaign_name",
         "supply",
         "requisition_points",
-        "battle_tally",
-        "victories",
+        "battles",
     ]
+    """Short headers, one column for the battles and a campaign name that may wrap (a
+    foreign key's column never does): every column shows beside the filter at 1280
+    pixels."""
     list_select_related = ["player", "campaign"]
     list_filter = [campaign_filter(CrusadeForce), "faction"]
     search_fields = ["name", "player__username", "faction"]
@@ -249,13 +251,24 @@ class ForceAdmin(OrganiserAdmin):
         ("Narrative", {"fields": ["goals", "victories_notes", "vendettas", "background"]}),
     ]
 
-    @admin.display(description="Supply Used / Limit", ordering="supply_used")
+    @admin.display(description="Supply", ordering="supply_used")
     def supply(self, force: CrusadeForce) -> str:
+        """Supply Used / Supply Limit."""
         return f"{force.supply_used} / {force.supply_limit}"
 
-    @admin.display(description="RP / cap", ordering="rp")
+    @admin.display(description="RP", ordering="rp")
     def requisition_points(self, force: CrusadeForce) -> str:
+        """RP / RP cap."""
         return f"{force.rp} / {force.rp_cap}"
+
+    @admin.display(description="Battles", ordering="battle_tally")
+    def battles(self, force: CrusadeForce) -> str:
+        """The battle tally and the victories among them."""
+        return f"{force.battle_tally} ({force.victories} won)"
+
+    @admin.display(description="campaign", ordering="campaign__name")
+    def campaign_name(self, force: CrusadeForce) -> str:
+        return force.campaign.name if force.campaign_id else "-"
 
     def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
         """The Order of Battle inline is read-only: cards change through their own page."""

@@ -42,8 +42,10 @@ from .force import (
     HouseRules,
     add_rp,
     check_supply,
+    points_text,
     resources_in_campaign,
     rp_refusal,
+    supply_over,
     supply_refusal,
 )
 from .honours import (
@@ -185,6 +187,7 @@ __all__ = [
     "out_of_action_options",
     "out_of_action_passes",
     "out_of_action_refusal",
+    "points_text",
     "rank_for_xp",
     "rank_progress",
     "ranks_gained",
@@ -198,6 +201,7 @@ __all__ = [
     "roll_table",
     "roll_weapon_modifications",
     "rp_refusal",
+    "supply_over",
     "supply_refusal",
     "unit_passes_out_of_action",
     "xp_cap",

@@ -53,19 +53,52 @@ def add_rp(rp: int, gained: int, *, cap: int) -> int:
     return max(rp, min(rp + gained, cap))
 
 
-def supply_refusal(*, supply_used: int, supply_limit: int, extra_points: int) -> str | None:
+def points_text(points: int) -> str:
+    """``points`` as words: "1 point", "20 points"."""
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+def supply_refusal(
+    *, supply_used: int, supply_limit: int, extra_points: int, needing: str = "That needs"
+) -> str | None:
     """R1.3: why adding ``extra_points`` would break the Supply Limit, or None if it fits.
 
-    A change that adds no points (``extra_points <= 0``) is never refused.
+    A change that adds no points (``extra_points <= 0``) is never refused. ``needing``
+    starts the sentence ("The units ticked need"). The message says what is free: all of
+    the limit (none used yet), some of it, or none.
     """
     require_non_negative(supply_used=supply_used, supply_limit=supply_limit)
     if extra_points <= 0 or supply_used + extra_points <= supply_limit:
         return None
-    free = max(0, supply_limit - supply_used)
+    if supply_used == 0:
+        return (
+            f"{needing} {points_text(extra_points)}, but your Supply Limit is {supply_limit} "
+            "and none of it is used yet."
+        )
+    needs = f"{needing} {points_text(extra_points).replace(' point', ' more point')}"
+    free = supply_limit - supply_used
+    if free > 0:
+        left = f"only {points_text(free)} {'is' if free == 1 else 'are'} left"
+        return (
+            f"{needs}, but {left} of your {supply_limit}-point Supply Limit ({supply_used} used)."
+        )
+    over = f", {free * -1} over" if free < 0 else ""
     return (
-        f"That needs {extra_points} more points, but only {free} of your "
-        f"{supply_limit}-point Supply Limit are free ({supply_used} used)."
+        f"{needs}, but your {supply_limit}-point Supply Limit is used up "
+        f"({supply_used} used{over})."
     )
+
+
+def supply_over(*, supply_used: int, supply_limit: int) -> int:
+    """R1.3: how many points Supply Used is above the Supply Limit (0 within it).
+
+    Play never takes a force past its limit, but a force can find itself there: when
+    points start to count that did not (an Enhancement's, from a release that left them
+    out), or from a restored file. Until it is back within the limit every change that
+    adds points is refused (`supply_refusal`); removing a unit or a Supply Limit increase
+    brings it back."""
+    require_non_negative(supply_used=supply_used, supply_limit=supply_limit)
+    return max(0, supply_used - supply_limit)
 
 
 def check_supply(*, supply_used: int, supply_limit: int, extra_points: int) -> None:

@@ -109,6 +109,9 @@ def xp_history(unit: Unit) -> XpHistory | None:
         (rank.label, rank.min_xp) for rank in rules.Rank if cap is None or rank.min_xp <= cap
     ]
     chart = charts.xp_over_battles(
-        [(b.xp_before, b.xp_after) for b in battles], thresholds=thresholds, label=unit.name
+        [(b.xp_before, b.xp_after) for b in battles],
+        thresholds=thresholds,
+        label=unit.name,
+        names=[charts.long_date(b.date) + (f", {b.mission}" if b.mission else "") for b in battles],
     )
     return None if chart is None else XpHistory(chart, battles, earlier)

@@ -23,6 +23,10 @@ from .paging import paginate
 
 HISTORY_PER_PAGE = 50
 
+MOST_RP_PIPS = 12
+"""The highest RP cap the Order of Battle draws as a row of dots (they shrink to fit one
+row on a phone); above it, a bar: smaller dots could not be told apart."""
+
 
 @dataclass(frozen=True)
 class UnitRow:
@@ -87,12 +91,42 @@ class OrderOfBattle:
         return self.force.supply_used >= self.force.supply_limit
 
     @property
+    def over_supply(self) -> int:
+        """How far the stored Supply Used is past the Supply Limit (0 within it)."""
+        force = self.force
+        return rules.supply_over(supply_used=force.supply_used, supply_limit=force.supply_limit)
+
+    @property
+    def over_supply_notice(self) -> str:
+        """Why a force over its Supply Limit is held back, and how to bring it back."""
+        if not self.over_supply:
+            return ""
+        increase = rules.Requisition.INCREASE_SUPPLY_LIMIT.label
+        recruits = rules.Requisition.FRESH_RECRUITS.label
+        adds = rules.points_text(self.force.house_rules.supply_limit_increase)
+        return (
+            f"This force is {rules.points_text(self.over_supply)} over its Supply Limit "
+            f"({self.force.supply_used} used of {self.force.supply_limit}): points that did "
+            "not count before, such as an Enhancement's, now do. Until it is back within the "
+            "limit, nothing that adds points can be done: no new or imported units, no "
+            f"Enhancement and no {recruits}. Remove a unit, or buy {increase} (it adds {adds})."
+        )
+
+    @property
     def crusade_points(self) -> int:
         return self.force.crusade_points
 
     @property
     def rp_pips(self) -> list[bool]:
+        """One dot per RP up to the cap, filled for each held; none above `MOST_RP_PIPS`
+        (the page draws a bar then: so many dots would be too small to tell apart)."""
+        if self.force.rp_cap > MOST_RP_PIPS:
+            return []
         return [i < self.force.rp for i in range(self.force.rp_cap)]
+
+    @property
+    def rp_percent(self) -> int:
+        return min(100, round(100 * self.force.rp / self.force.rp_cap)) if self.force.rp_cap else 0
 
     @property
     def pending_promotions(self) -> list[Promotion]:

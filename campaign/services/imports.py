@@ -198,8 +198,10 @@ def plan_import(
         held, played, in_battle = other_enhancements(force), force.battle_tally > 0, None
     points = sum(card_points(unit) for unit in units if unit.counts_towards_supply)
     refusals: dict[str, str] = {}
-    if refusal := rules.supply_refusal(supply_used=used, supply_limit=limit, extra_points=points):
-        refusals[SUPPLY] = f"The units ticked come to {points} points. {refusal}"
+    if refusal := rules.supply_refusal(
+        supply_used=used, supply_limit=limit, extra_points=points, needing="The units ticked need"
+    ):
+        refusals[SUPPLY] = refusal
     costs: list[int] = []
     for index, unit in enumerate(units):
         if not unit.enhancement.strip():

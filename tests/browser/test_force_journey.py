@@ -52,7 +52,7 @@ def test_it_takes_a_new_player_from_sign_up_to_a_bigger_order_of_battle(page: Pa
     page.get_by_role("button", name="Add unit", exact=True).click()
     error = page.locator("#id_points_error")
     expect(error).to_be_visible()
-    expect(error).to_contain_text("only 0 of your 1000-point Supply Limit are free")
+    expect(error).to_contain_text("your 1000-point Supply Limit is used up")
 
     # Buy Increase Supply Limit in another tab (htmx updates the numbers in place).
     other = page.context.new_page()

@@ -61,3 +61,27 @@ def test_it_imports_a_real_list_leaving_one_unit_out_onto_the_order_of_battle(
 
     force = CrusadeForce.objects.get(name="Plague Wall")
     assert (force.campaign, force.unit_count, force.supply_used) == (campaign, 8, 895)
+
+
+WOLVES = SAMPLE.parents[0] / "space-wolves-boop.txt"
+
+
+def test_it_keeps_the_bullet_of_an_import_refusal_inside_its_red_box(page: Page, live_server):
+    """R1.3: a list over the Supply Limit is refused in a red box whose bullets sit in it."""
+    player = make_user("ragnar")
+    services.join_campaign(actor=player, user=player, campaign=make_campaign())
+    log_in(page, live_server.url, "ragnar")
+    page.goto(f"{live_server.url}/forces/import/")
+    page.get_by_label("Army list file").set_input_files(str(WOLVES))
+    page.get_by_role("button", name="Read the list").click()
+    for index in (5, 6):
+        page.locator(f'[name="unit-{index}-enhancement_points"]').fill("15")
+    page.get_by_role("button", name="Create the force").click()
+
+    box = page.locator("ul.import__refusals")
+    expect(box).to_contain_text("none of it is used yet")
+    item = box.locator("li").first
+    room = item.evaluate(
+        "li => li.getBoundingClientRect().left - li.parentElement.getBoundingClientRect().left"
+    )
+    assert room >= 20  # the disc and its gap (about 1.2em) fit inside the box's padding

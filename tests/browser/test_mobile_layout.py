@@ -165,3 +165,36 @@ def test_it_lays_the_crusade_card_out_in_columns_on_a_wide_screen_only(
         assert timeline[2] >= max(panel[3] for panel in panels.values() if panel != timeline)
     else:
         assert len({panel[1] for panel in panels.values()}) == 1
+
+
+RP_ROW = """
+    () => {
+        const stat = document.querySelector('.rp').closest('.stat').getBoundingClientRect();
+        const marks = [...document.querySelectorAll('.stat .pip, .stat .bar--rp')]
+            .map(mark => mark.getBoundingClientRect());
+        return {
+            tops: [...new Set(marks.map(mark => Math.round(mark.top)))],
+            inside: marks.every(mark => mark.left >= stat.left && mark.right <= stat.right),
+            count: marks.length,
+        };
+    }
+"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+@pytest.mark.parametrize(("cap", "marks"), [(12, 12), (13, 1), (100, 1)])
+def test_it_keeps_the_rp_dots_on_one_row_up_to_the_highest_cap(
+    page: Page, live_server, width, cap, marks
+):
+    """R1.5: the RP cap is the organiser's (up to 100): its dots (a bar past 12) stay on
+    one row inside their box."""
+    player = make_user("rowan")
+    force = make_force(player=player, campaign=make_campaign(rp_cap=cap), name="Ashen Host")
+    log_in(page, live_server.url, "rowan")
+    page.set_viewport_size({"width": width, "height": 900})
+
+    page.goto(f"{live_server.url}/forces/{force.pk}/")
+    row = page.evaluate(RP_ROW)
+
+    assert (row["count"], len(row["tops"]), row["inside"]) == (marks, 1, True)
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)

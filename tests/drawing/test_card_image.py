@@ -19,12 +19,14 @@ from campaign.card_image import (
     SIZE,
     CardFacts,
     ellipsized,
+    face,
     font,
     initials,
     listed,
     render_card,
     wrapped,
 )
+from campaign.card_text import CJK, EMOJI, REGULAR, characters
 
 FACTS = CardFacts(
     name="Squad Helix",
@@ -130,13 +132,105 @@ def test_it_draws_a_unit_that_never_gains_xp_without_a_bar():
 def test_it_has_a_glyph_for_every_letter_of_a_unicode_name(name):
     """Cyrillic, Greek and accented Latin letters are in the shipped font (none of them is
     drawn as the empty box a missing letter gets)."""
-    for face in (font(40), font(40, bold=True)):
-        missing = drawn_letter("\ue000", face)  # a private-use code point: no glyph
+    for dejavu in (font(40), font(40, bold=True)):
+        missing = drawn_letter("\ue000", dejavu)  # a private-use code point: no glyph
         for letter in name.replace(" ", ""):
-            assert drawn_letter(letter, face) != missing, letter
+            assert drawn_letter(letter, dejavu) != missing, letter
 
     image = decoded(render_card(replace(FACTS, name=name)))
     assert differs(image, decoded(render_card(replace(FACTS, name=""))), NAME_AREA)
+
+
+NAMES_IN_OTHER_SCRIPTS = {
+    "Chinese": "钢铁之狼",
+    "Japanese kana": "ハヤテのかぜ",
+    "Japanese kanji": "鋼鉄の狼",
+    "Korean": "강철 늑대",
+    "Cyrillic": "Брат Гордий",
+    "Greek": "Ἀχιλλεύς",
+    "emoji": "💀🔥⚔️🐺",
+}
+
+
+def boxes(name: str) -> str:
+    """As many private-use characters (no font has them: each draws as the empty box)
+    as ``name`` has letters, with its spaces where they are."""
+    return "".join(" " if letter == " " else "\ue000" for letter in name)
+
+
+@pytest.mark.parametrize("name", NAMES_IN_OTHER_SCRIPTS.values(), ids=NAMES_IN_OTHER_SCRIPTS)
+def test_it_draws_a_name_in_any_script_as_letters_not_as_empty_boxes(name):
+    """Each character is drawn in the first shipped font that has it: the name area
+    differs from the same name drawn as missing-glyph boxes, and has ink."""
+    image = decoded(render_card(replace(FACTS, name=name)))
+    as_boxes = decoded(render_card(replace(FACTS, name=boxes(name))))
+    unnamed = decoded(render_card(replace(FACTS, name="")))
+
+    assert differs(image, as_boxes, NAME_AREA)
+    assert differs(image, unnamed, NAME_AREA)
+    for letter in name.replace(" ", "").replace("\ufe0f", ""):
+        assert any(each.has(letter) for each in face(52, bold=True).fonts), letter
+
+
+@pytest.mark.parametrize("name", NAMES_IN_OTHER_SCRIPTS.values(), ids=NAMES_IN_OTHER_SCRIPTS)
+def test_it_gives_every_run_of_a_name_a_font_that_has_its_letters(name):
+    runs = face(52, bold=True).runs(f"Squad {name} 7")
+
+    assert "".join(run for _, run in runs) == f"Squad {name} 7".replace("\ufe0f", "")
+    for each, run in runs:
+        assert all(each.has(letter) for letter in run.replace(" ", "")), run
+
+
+def test_it_leaves_out_joiners_selectors_and_skin_tones_it_cannot_draw():
+    runs = face(52, bold=True).runs("Squad 🧙🏽\u200d \u2694\ufe0f")
+
+    assert [run for _, run in runs] == ["Squad ", "🧙", " ", "⚔"]
+    assert all(each.has(letter) for each, run in runs for letter in run)
+
+
+def test_it_draws_emoji_in_colour():
+    image = decoded(render_card(replace(FACTS, name="🔥🔥🔥"))).convert("RGB")
+    area = image.crop(NAME_AREA)
+
+    assert any(
+        r > 200 and g < 160 and b < 80 for _, (r, g, b) in area.getcolors(1 << 20)
+    )  # flame orange
+
+
+def test_it_measures_a_mixed_name_as_the_sum_of_its_runs():
+    mixed = face(52, bold=True)
+    latin, cjk = "Squad ", "鋼鉄の狼"
+
+    assert mixed.getlength(latin + cjk) == pytest.approx(
+        mixed.getlength(latin) + mixed.getlength(cjk)
+    )
+    assert mixed.getlength(cjk) > 3 * 52  # four full-width characters, not four boxes' width
+
+
+def test_it_wraps_a_long_name_without_spaces_in_chinese_to_the_width():
+    mixed = face(52, bold=True)
+    name = "钢铁之狼第九连队的荣耀战士与不屈之盾的守护者们永远忠诚于帝皇的意志"
+
+    lines = wrapped(name, mixed, 768, 2)
+
+    assert len(lines) == 2
+    assert lines[1].endswith(ELLIPSIS)
+    assert all(mixed.getlength(line) <= 768 for line in lines)
+
+
+def test_it_reads_which_characters_a_shipped_font_has():
+    assert ord("A") in characters(REGULAR) and 0xE000 not in characters(REGULAR)
+    assert ord("狼") in characters(CJK) and ord("A") not in characters(EMOJI)
+    assert ord("💀") in characters(EMOJI) and ord("강") in characters(CJK)
+
+
+def test_it_ships_the_noto_subsets_with_their_licence_and_keeps_them_small():
+    fonts = Path(card_image.__file__).parent / "fonts"
+    added = CJK.stat().st_size + EMOJI.stat().st_size
+
+    assert "SIL OPEN FONT LICENSE Version 1.1" in (fonts / "OFL.txt").read_text()
+    assert "pyftsubset" in (fonts / "README.md").read_text()
+    assert added < 3_500_000
 
 
 def test_it_loads_the_fonts_the_project_ships_by_path():

@@ -184,6 +184,29 @@ def test_it_draws_xp_before_the_first_battle_and_after_each():
     assert xs == sorted(xs)
 
 
+def test_it_marks_every_battles_point_with_a_title_naming_the_battle():
+    names = ["3 Mar 2025, Sweep and Clear", "10 Mar 2025", "17 Mar 2025, Purge"]
+    chart = xp_over_battles([(0, 3), (3, 7), (7, 9)], thresholds=RANKS, names=names)
+
+    (line,) = chart.lines
+    assert [mark.title for mark in line.marks] == [
+        "3 Mar 2025, Sweep and Clear: 0 to 3 XP",
+        "10 Mar 2025: 3 to 7 XP",
+        "17 Mar 2025, Purge: 7 to 9 XP",
+    ]
+    drawn = [(round(mark.x, 1), round(mark.y, 1)) for mark in line.marks]
+    assert drawn == [(round(x, 1), round(y, 1)) for x, y in parsed(line.points)[1:]]
+    assert (line.marks[-1].x, line.marks[-1].y) == line.end
+
+
+def test_it_names_each_battle_by_its_number_when_not_told_its_name():
+    chart = xp_over_battles([(n, n + 1) for n in range(200)], thresholds=RANKS)
+
+    marks = chart.lines[0].marks
+    assert len(marks) == MOST_POINTS
+    assert marks[0].title == "Battle 1: 140 to 141 XP" and marks[-1].title.endswith("to 200 XP")
+
+
 def test_it_draws_the_thresholds_up_to_the_rank_above_the_units_xp():
     chart = xp_over_battles([(0, 3), (3, 9)], thresholds=RANKS)
 

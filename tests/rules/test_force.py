@@ -15,6 +15,7 @@ from campaign.rules import (
     check_supply,
     resources_in_campaign,
     rp_refusal,
+    supply_over,
     supply_refusal,
 )
 
@@ -74,6 +75,61 @@ def test_it_refuses_a_unit_that_would_exceed_the_supply_limit_and_shows_the_numb
     assert message is not None
     for number in ("150", "100", "1000", "900"):
         assert number in message
+
+
+@pytest.mark.parametrize(
+    ("used", "limit", "extra", "message"),
+    [
+        (
+            0,
+            1500,
+            2000,
+            "That needs 2000 points, but your Supply Limit is 1500 and none of it is used yet.",
+        ),
+        (
+            900,
+            1000,
+            150,
+            "That needs 150 more points, but only 100 points are left of your 1000-point "
+            "Supply Limit (900 used).",
+        ),
+        (
+            999,
+            1000,
+            5,
+            "That needs 5 more points, but only 1 point is left of your 1000-point "
+            "Supply Limit (999 used).",
+        ),
+        (
+            1000,
+            1000,
+            1,
+            "That needs 1 more point, but your 1000-point Supply Limit is used up (1000 used).",
+        ),
+        (
+            1040,
+            1000,
+            10,
+            "That needs 10 more points, but your 1000-point Supply Limit is used up "
+            "(1040 used, 40 over).",
+        ),
+    ],
+    ids=["none-used", "some-free", "one-free", "none-free", "already-over"],
+)
+def test_it_words_the_supply_refusal_plainly_for_what_is_left(used, limit, extra, message):
+    """R1.3: the refusal says what the change needs and what of the limit is left, and
+    never calls points "more" or "free" when none of the limit is used yet."""
+    assert supply_refusal(supply_used=used, supply_limit=limit, extra_points=extra) == message
+
+
+def test_it_lets_the_caller_name_what_needs_the_points():
+    message = supply_refusal(
+        supply_used=0, supply_limit=1500, extra_points=2000, needing="The units ticked need"
+    )
+    assert message == (
+        "The units ticked need 2000 points, but your Supply Limit is 1500 and none of it is "
+        "used yet."
+    )
 
 
 @pytest.mark.parametrize(("used", "extra"), [(900, 100), (0, 1000), (500, 0), (1200, -50)])
@@ -142,3 +198,11 @@ def test_it_never_leaves_a_force_above_the_campaigns_rp_cap(supply, rp, cap, rai
     house = HouseRules(starting_rp=min(3, cap), rp_cap=cap)
     _, kept = resources_in_campaign(supply_limit=supply, rp=rp, being_raised=raised, house=house)
     assert 0 <= kept <= cap
+
+
+@pytest.mark.parametrize(
+    ("used", "limit", "over"), [(1040, 1000, 40), (1000, 1000, 0), (900, 1000, 0), (1, 0, 1)]
+)
+def test_it_says_how_far_supply_used_is_over_the_limit(used, limit, over):
+    """R1.3: a force can be found over its limit (points that start to count); by how much."""
+    assert supply_over(supply_used=used, supply_limit=limit) == over

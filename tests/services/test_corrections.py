@@ -115,8 +115,8 @@ def test_it_refuses_to_unmake_a_character_holding_more_than_30xp():
             lambda force, squad, n: correct_unit(squad, points=n),
             110,
             100,
-            "That needs 40 more points, but only 30 of your 1000-point Supply Limit are free "
-            "(970 used).",
+            "That needs 40 more points, but only 30 points are left of your 1000-point "
+            "Supply Limit (970 used).",
             id="points-beyond-the-supply-limit",
         ),
     ],

@@ -61,7 +61,7 @@ def test_it_refuses_an_enhancement_that_would_break_the_supply_limit():
     force = krieg_force()
     make_unit(force, name="Tanks", points=900)
 
-    with refused(containing=["250 more points", "only 0"]):
+    with refused(containing=["250 more points", "Supply Limit is used up"]):
         hero_with_enhancement(force, points=100, enhancement_points=250)
 
 

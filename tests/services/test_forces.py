@@ -109,8 +109,8 @@ def test_it_refuses_a_150_point_unit_when_the_force_has_used_900_of_1000():
     assert reload(force).supply_used == 900
 
     with refused(
-        "That needs 150 more points, but only 100 of your 1000-point Supply Limit are free "
-        "(900 used).",
+        "That needs 150 more points, but only 100 points are left of your 1000-point "
+        "Supply Limit (900 used).",
         containing=("150", "900", "1000", "100"),
     ):
         services.add_unit(actor=force.player, force=force, unit=krieg_unit("Death Riders", 150))

@@ -182,7 +182,9 @@ def test_it_refuses_a_list_over_the_supply_limit_with_the_numbers_and_creates_no
     roster = parse_roster((SAMPLES / "samples/app-text/space-wolves-boop.txt").read_bytes())
     units = cards(roster, keep_enhancements=False)
 
-    with refused(containing=["1955 points", "only 1000 of your 1000-point Supply Limit"]) as info:
+    with refused(
+        containing=["1955 points", "Supply Limit is 1000 and none of it is used yet"]
+    ) as info:
         services.import_roster(
             actor=player, player=player, campaign=campaign, name="Boop", faction="SW", units=units
         )
@@ -197,7 +199,7 @@ def test_it_refuses_units_that_overflow_an_existing_force_and_leaves_it_as_it_wa
     krieg_squad(force, points=900)
     roster = parse_roster((SAMPLES / "samples/app-text/astra-militarum-13th.txt").read_bytes())
 
-    with refused(containing=["310 more points", "only 100 of your 1000-point"]):
+    with refused(containing=["310 more points", "only 100 points are left of your 1000-point"]):
         services.import_roster(actor=force.player, force=force, units=cards(roster))
 
 

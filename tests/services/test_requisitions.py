@@ -196,8 +196,8 @@ def test_it_refuses_a_requisition_whose_new_points_pass_the_supply_limit(buy, ne
     squad = krieg_squad(force, points=90)
 
     with refused(
-        f"That needs {needed} more points, but only 10 of your 1000-point Supply Limit are free "
-        "(990 used)."
+        f"That needs {needed} more points, but only 10 points are left of your 1000-point "
+        "Supply Limit (990 used)."
     ):
         buy(leader, squad)
 

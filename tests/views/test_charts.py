@@ -152,6 +152,21 @@ def test_it_draws_the_units_xp_over_its_battles_with_the_ranks(client):
     assert "XP by battle, as a table" in body
 
 
+def test_it_marks_each_battle_on_the_xp_chart_with_its_date_and_xp(client):
+    force = make_force()
+    captain = make_character(force, name="Captain Vorn")
+    for _ in range(3):
+        fight_alone(force, [captain])
+    client.force_login(force.player)
+
+    body = client.get(reverse("unit_detail", args=[captain.pk])).content.decode()
+
+    svg = re.search(r'<svg [^>]*aria-labelledby="xp-chart-title.*?</svg>', body, re.S).group()
+    titles = re.findall(r"<circle [^>]*><title>([^<]+)</title></circle>", svg)
+    assert len(titles) == 3
+    assert all(re.search(r"\d{4}.*: \d+ to \d+ XP$", title) for title in titles), titles
+
+
 def test_it_draws_no_xp_chart_for_a_unit_that_has_not_fought(client, owner, unit):
     client.force_login(owner)
     response = client.get(reverse("unit_detail", args=[unit.pk]))

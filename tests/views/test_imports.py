@@ -271,7 +271,9 @@ def test_it_refuses_a_list_over_the_supply_limit_next_to_the_supply_and_saves_no
 
     page = refused_page(response)
     summary = page[page.index('id="import-summary"') :]
-    assert "only 1000 of your 1000-point Supply Limit are free" in summary[:3000]
+    assert "Supply Limit is 1000 and none of it is used yet." in summary[:3000]
+    assert "The units ticked need " in summary[:3000]
+    assert "more points" not in summary[:3000] and "are free" not in summary[:3000]
 
 
 def test_it_asks_for_an_enhancements_points_next_to_it_when_the_file_has_none(client, player):

@@ -76,8 +76,8 @@ def test_it_refuses_a_unit_over_the_supply_limit_with_the_numbers(client, owner,
     assert response.status_code == 200
     errors = response.context["form"].errors["points"]
     assert errors == [
-        "That needs 100 more points, but only 50 of your 1000-point Supply Limit are free "
-        "(950 used)."
+        "That needs 100 more points, but only 50 points are left of your 1000-point "
+        "Supply Limit (950 used)."
     ]
     body = response.content.decode()
     assert 'id="id_points_error"' in body
@@ -362,7 +362,7 @@ def test_it_shows_a_refused_requisition_next_to_the_field(client, owner, force, 
         {"models_added": "1", "points": "150", "max_model_count": "10"},
     )
     assert response.status_code == 400
-    assert "only 0 of your 1000-point Supply Limit" in response.context["form"].errors["points"][0]
+    assert "your 1000-point Supply Limit is used up" in response.context["form"].errors["points"][0]
     assert reload(unit).points == 100 and reload(force).rp == 5
 
 
