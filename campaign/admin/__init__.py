@@ -7,14 +7,14 @@ model permissions. Superusers see everything. Every change goes through
 is a status, so nothing is ever deleted here.
 
 One module per area: `scope` (who sees what), `base` (service forms and reason
-steps), `campaigns`, `forces`, `battles` and `history`.
+steps), `campaigns`, `members`, `forces`, `battles` and `history`.
 """
 
 from django.contrib import admin
 
 from campaign.forms.accounts import AdminLoginForm
 
-from . import battles, campaigns, forces, history  # noqa: F401  (registers the admins)
+from . import battles, campaigns, forces, history, members  # noqa: F401  (registers the admins)
 
 admin.site.site_header = "Crusade Tracker — organisers"
 admin.site.site_title = "Crusade Tracker admin"
