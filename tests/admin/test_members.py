@@ -298,3 +298,21 @@ def test_it_invites_from_the_invitations_add_page(organiser_client, campaign, ri
     assert response.status_code == 302
     assert CampaignInvitation.objects.get().campaign == campaign
     assert not campaign.memberships.filter(user=alice).exists()
+
+
+def test_it_shows_an_invitation_read_only_and_the_invite_form(
+    organiser_client, organiser, campaign
+):
+    invitation = services.invite_to_campaign(
+        actor=organiser, user=make_user("alice"), campaign=campaign
+    )
+
+    shown = organiser_client.get(
+        reverse("admin:campaign_campaigninvitation_change", args=[invitation.pk])
+    )
+    form = organiser_client.get(reverse("admin:campaign_campaigninvitation_add"))
+
+    assert shown.status_code == 200 and "Waiting for an answer" in shown.content.decode()
+    assert not shown.context["has_change_permission"]
+    assert form.status_code == 200
+    assert list(form.context["adminform"].form.fields["campaign"].queryset) == [campaign]
