@@ -165,6 +165,7 @@ class CampaignInvitation(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name = "invitation to a campaign"
+        verbose_name_plural = "invitations to a campaign"
         constraints = [
             models.UniqueConstraint(
                 fields=["campaign", "user"],

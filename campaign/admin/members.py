@@ -77,7 +77,8 @@ class MembershipForm(RefusalForm, forms.ModelForm):
     def apply(self, campaign: Campaign) -> Membership | CampaignInvitation:
         """Invite (a new member, or a member to organise), or make an organiser a player."""
         role = self.cleaned_data["role"]
-        if self.instance.pk is None or role == ORGANISER:
+        promoted = role == ORGANISER and "role" in self.changed_data
+        if self.instance.pk is None or promoted:
             user = self.instance.user if self.instance.pk else self.cleaned_data["user"]
             invitation = services.invite_to_campaign(
                 actor=self.actor, user=user, campaign=campaign, role=role

@@ -28,6 +28,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'verbose_name': 'invitation to a campaign',
+                'verbose_name_plural': 'invitations to a campaign',
                 'ordering': ['-created_at', '-pk'],
                 'constraints': [models.UniqueConstraint(condition=models.Q(('status', 'pending')), fields=('campaign', 'user'), name='one_open_campaign_invitation_per_user')],
             },

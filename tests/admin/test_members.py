@@ -316,3 +316,42 @@ def test_it_shows_an_invitation_read_only_and_the_invite_form(
     assert not shown.context["has_change_permission"]
     assert form.status_code == 200
     assert list(form.context["adminform"].form.fields["campaign"].queryset) == [campaign]
+
+
+def test_it_saves_an_organisers_row_unchanged_without_inviting_them_again(
+    organiser_client, organiser, campaign
+):
+    response = post_change(
+        organiser_client, membership_url(campaign.memberships.get(user=organiser))
+    )
+
+    assert response.status_code == 302
+    assert not CampaignInvitation.objects.exists()
+
+
+@override_settings(
+    EMAIL_ENABLED=True,
+    EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+    EMAIL_HOST="mail.invalid",
+    EMAIL_TIMEOUT=3,
+)
+def test_it_waits_no_longer_than_email_timeout_for_the_mail_server(
+    organiser_client, campaign, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A mail server that does not answer: the connection gives up after EMAIL_TIMEOUT
+    seconds, and the invitation stands."""
+    timeouts = []
+
+    def unreachable(host, port, *args, timeout=None, **kwargs):
+        timeouts.append(timeout)
+        raise TimeoutError("no answer")
+
+    monkeypatch.setattr("smtplib.SMTP", unreachable)
+    make_user("alice", email="alice@example.org")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = add_by_username(organiser_client, campaign, "alice")
+
+    assert response.status_code == 302
+    assert timeouts == [3]
+    assert CampaignInvitation.objects.get().is_pending
