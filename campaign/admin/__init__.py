@@ -1,13 +1,15 @@
 """The organisers' admin: scoped to the campaigns a user organises, writing through services.
 
 An organiser is an active staff user with an organiser membership in at least one
-campaign. They see and change only their campaigns' data, and they need no Django
-model permissions. Superusers see everything. Every change goes through
+campaign (staff status follows that role: `campaign.services.staff`). They see and
+change only their campaigns' data, and they need no Django model permissions.
+Superusers see everything. Every change goes through
 `campaign.services`: a service's refusal is shown on the form it came from. Removing
 is a status, so nothing is ever deleted here.
 
 One module per area: `scope` (who sees what), `base` (service forms and reason
-steps), `campaigns`, `members`, `forces`, `battles` and `history`.
+steps), `campaigns`, `members` (members and invitations), `forces`, `battles` and
+`history`.
 """
 
 from django.contrib import admin
