@@ -8,6 +8,7 @@ from django.utils import timezone
 from campaign.models import (
     RELIC_NEEDS_CATEGORY,
     Campaign,
+    CampaignInvitation,
     CrusadeForce,
     CustomContent,
     HistoryAction,
@@ -135,7 +136,12 @@ def join_campaign(*, actor, user, campaign: Campaign, role: str = Membership.Rol
         common.refuse(ORGANISERS_BY_INVITATION, field="role")
     if common.real_user(actor) is not None and actor.pk != user.pk:
         common.refuse(OWN_CLICK, field="user")
-    return add_member(actor=actor, user=user, campaign=campaign, role=role)
+    membership = add_member(actor=actor, user=user, campaign=campaign, role=role)
+    # Their click answers an invitation to join that was waiting (not one to organise).
+    CampaignInvitation.objects.filter(
+        campaign=campaign, user=user, role=role, status=CampaignInvitation.Status.PENDING
+    ).update(status=CampaignInvitation.Status.ACCEPTED, answered_at=timezone.now())
+    return membership
 
 
 def add_member(*, actor, user, campaign: Campaign, role: str) -> Membership:

@@ -175,3 +175,15 @@ def test_it_still_joins_with_the_invitation_link_at_the_players_own_click(client
     assert response["Location"] == f"{reverse('force_create')}?campaign={campaign.pk}"
     assert campaign.memberships.get(user=alice).role == Membership.Role.PLAYER
     assert not CampaignInvitation.objects.exists()
+
+
+def test_it_takes_the_invitation_link_as_the_answer_to_a_waiting_invitation(
+    client, organiser, campaign, alice
+):
+    invitation = invite(campaign, alice, by=organiser)
+    client.force_login(alice)
+
+    client.post(reverse("join_campaign", args=[campaign.invite_code]))
+
+    assert reload(invitation).status == CampaignInvitation.Status.ACCEPTED
+    assert "Invitations to join a campaign" not in client.get(reverse("dashboard")).content.decode()
