@@ -28,6 +28,7 @@ from campaign.models import (
     Battle,
     BattleParticipant,
     Campaign,
+    CampaignInvitation,
     CrusadeForce,
     Membership,
     OutOfActionTest,
@@ -147,6 +148,17 @@ def get_campaign_for_user(
         write=write,
         refusal=ORGANISERS_ONLY,
     )
+
+
+def get_campaign_invitation_for_user(user, pk: int) -> CampaignInvitation:
+    """An invitation to a campaign is its invited user's alone to see and answer: anyone
+    else (the organiser who sent it included, who withdraws it in the admin) gets a 404."""
+    invitation = _fetch(
+        CampaignInvitation.objects.select_related("campaign", "user"), pk, "invitation"
+    )
+    if not user.is_authenticated or invitation.user_id != user.pk:
+        raise Http404("Not found.")
+    return invitation
 
 
 def get_force_for_user(

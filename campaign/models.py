@@ -137,6 +137,51 @@ class Membership(models.Model):
         return f"{self.user} ({self.get_role_display()}) in {self.campaign}"
 
 
+class CampaignInvitation(models.Model):
+    """An offer to join a campaign with a role (or, for a member, to organise it), which only
+    the invited user answers: nobody becomes a member or an organiser without their click.
+    Answered or withdrawn, it stays as a record of who asked whom."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_invitations"
+    )
+    role = models.CharField(
+        max_length=16, choices=Membership.Role.choices, default=Membership.Role.PLAYER
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(default=timezone.now)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = "invitation to a campaign"
+        verbose_name_plural = "invitations to a campaign"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "user"],
+                condition=Q(status="pending"),
+                name="one_open_campaign_invitation_per_user",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited as {self.get_role_display()} to {self.campaign}"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING
+
+
 RELIC_NEEDS_CATEGORY = "A Crusade Relic needs its category (Artificer, Antiquity or Legendary)."
 
 
@@ -939,6 +984,9 @@ class HistoryAction(models.TextChoices):
     HOUSE_RULES_CHANGED = "house_rules_changed"
     MEMBER_JOINED = "member_joined"
     MEMBER_ROLE_CHANGED = "member_role_changed"
+    MEMBER_INVITED = "member_invited"
+    MEMBER_INVITATION_DECLINED = "member_invitation_declined"
+    MEMBER_INVITATION_WITHDRAWN = "member_invitation_withdrawn"
     CUSTOM_CONTENT_ADDED = "custom_content_added"
     CUSTOM_CONTENT_CHANGED = "custom_content_changed"
     CUSTOM_CONTENT_RETIRED = "custom_content_retired"

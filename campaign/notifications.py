@@ -1,7 +1,8 @@
-"""Email to players about their battles, sent only when the site has email settings
-(`EMAIL_ENABLED`). Views call these after a service has made the change: an email
-never changes anything, and a mail server that fails is logged, never shown as an error
-to the player whose click sent it."""
+"""Email to players about their battles and their invitations to campaigns, sent only when
+the site has email settings (`EMAIL_ENABLED`; the SMTP connection waits `EMAIL_TIMEOUT`
+seconds at most). Views and the admin call these after a service has made the change: an
+email never changes anything, and a mail server that fails is logged, never shown as an
+error to the player (or organiser) whose click sent it."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import smtplib
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.http import HttpRequest
+from django.urls import reverse
 
-from campaign.models import Battle, BattleParticipant
+from campaign.models import Battle, BattleParticipant, CampaignInvitation, Membership
 from campaign.services import disagreement
 
 logger = logging.getLogger(__name__)
@@ -84,3 +86,33 @@ def side_recorded(request: HttpRequest, battle: Battle, participant: BattleParti
         f"Your turn to record: {_named(battle)}",
         f"{name} has recorded its side of the battle. Record yours to complete it:",
     )
+
+
+def campaign_invitation_sent(request: HttpRequest, invitation: CampaignInvitation) -> int:
+    """Tell a user they are invited to a campaign, with a link to their dashboard, where
+    they accept or decline it. Nothing is sent without an address or email settings."""
+    user = invitation.user
+    if not settings.EMAIL_ENABLED or not user.email:
+        return 0
+    campaign = invitation.campaign
+    if invitation.role == Membership.Role.ORGANISER:
+        offer = f"to organise {campaign.name}"
+    else:
+        offer = f"to join {campaign.name} as a player"
+    by = (
+        f"{invitation.invited_by.username} invites you"
+        if invitation.invited_by
+        else "You are invited"
+    )
+    link = request.build_absolute_uri(reverse("dashboard"))
+    mail = EmailMessage(
+        f"Invitation to {campaign.name}",
+        f"{by} {offer}. Nothing changes until you answer: accept or decline it on your "
+        f"dashboard:\n\n{link}\n",
+        to=[user.email],
+    )
+    try:
+        return get_connection().send_messages([mail]) or 0
+    except (smtplib.SMTPException, OSError):
+        logger.exception("Could not send the invitation %s to %s", invitation.pk, campaign.name)
+        return 0

@@ -67,6 +67,16 @@ urlpatterns = [
     # Campaigns
     path("campaigns/new/", campaigns.campaign_create, name="campaign_create"),
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign_detail"),
+    path(
+        "invitations/<int:pk>/accept/",
+        campaigns.campaign_invitation_accept,
+        name="campaign_invitation_accept",
+    ),
+    path(
+        "invitations/<int:pk>/decline/",
+        campaigns.campaign_invitation_decline,
+        name="campaign_invitation_decline",
+    ),
     # Forces (Order of Battle) and Crusade cards
     path("forces/new/", forces.force_create, name="force_create"),
     path("forces/import/", imports.force_import, name="force_import"),

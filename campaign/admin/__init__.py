@@ -1,20 +1,22 @@
 """The organisers' admin: scoped to the campaigns a user organises, writing through services.
 
 An organiser is an active staff user with an organiser membership in at least one
-campaign. They see and change only their campaigns' data, and they need no Django
-model permissions. Superusers see everything. Every change goes through
+campaign (staff status follows that role: `campaign.services.staff`). They see and
+change only their campaigns' data, and they need no Django model permissions.
+Superusers see everything. Every change goes through
 `campaign.services`: a service's refusal is shown on the form it came from. Removing
 is a status, so nothing is ever deleted here.
 
 One module per area: `scope` (who sees what), `base` (service forms and reason
-steps), `campaigns`, `forces`, `battles` and `history`.
+steps), `campaigns`, `members` (members and invitations), `forces`, `battles` and
+`history`.
 """
 
 from django.contrib import admin
 
 from campaign.forms.accounts import AdminLoginForm
 
-from . import battles, campaigns, forces, history  # noqa: F401  (registers the admins)
+from . import battles, campaigns, forces, history, members  # noqa: F401  (registers the admins)
 
 admin.site.site_header = "Crusade Tracker — organisers"
 admin.site.site_title = "Crusade Tracker admin"

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin
-from django.contrib.auth import get_user_model
 from django.db.models import Count, Model, QuerySet
 from django.http import HttpRequest
 
 from campaign import services
-from campaign.models import Campaign, CustomContent, Membership
+from campaign.models import Campaign, CustomContent
 
 from .base import (
     ObjectToolMixin,
@@ -25,12 +25,14 @@ from .base import (
     reason_field,
     save_inline_forms,
 )
+from .members import InvitationInline, MembershipInline
 from .scope import (
     OrganiserScope,
     ScopedInline,
     campaign_filter,
     can_organise,
     forget_organised_campaigns,
+    is_superuser,
 )
 
 HOUSE_RULE_FIELDS = list(Campaign.HOUSE_RULE_FIELDS)
@@ -79,69 +81,6 @@ class CampaignChangeForm(ServiceForm):
                 actor=self.actor, campaign=campaign, **details
             )
         return campaign
-
-
-class UserByUsernameField(forms.ModelChoiceField):
-    """Type a username rather than pick from every account on the site."""
-
-    widget = forms.TextInput
-    default_error_messages = {"invalid_choice": "There is no active user with that username."}
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            queryset=get_user_model().objects.filter(is_active=True),
-            to_field_name="username",
-            **kwargs,
-        )
-
-
-class MembershipForm(RefusalForm, forms.ModelForm):
-    """A member by username; an existing membership keeps its user and may change role."""
-
-    user = UserByUsernameField(label="Username")
-
-    class Meta:
-        model = Membership
-        fields = ["campaign", "user", "role"]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if self.instance.pk:
-            self.initial["user"] = self.instance.user.username
-            self.fields["user"].disabled = True
-        elif "user" in self.fields:
-            self.fields["user"].help_text = "The player's username; they join with this role."
-
-    def apply(self, campaign: Campaign) -> Membership:
-        """Join the campaign, or change the member's role, through the services."""
-        if self.instance.pk is None:
-            return services.join_campaign(
-                actor=self.actor,
-                user=self.cleaned_data["user"],
-                campaign=campaign,
-                role=self.cleaned_data["role"],
-            )
-        return services.change_member_role(
-            actor=self.actor, membership=self.instance, role=self.cleaned_data["role"]
-        )
-
-
-def promotions_first(form: MembershipForm) -> bool:
-    """Save order: a new organiser is named before an old one steps down."""
-    return form.cleaned_data.get("role") != Membership.Role.ORGANISER
-
-
-class MembershipInline(ServiceInline, ScopedInline, admin.TabularInline):
-    model = Membership
-    form = MembershipForm
-    fields = ["user", "role", "joined_at"]
-    readonly_fields = ["joined_at"]
-    extra = 1
-    can_delete = False
-    verbose_name = "member"
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return super().get_queryset(request).select_related("user")
 
 
 class CustomContentForm(RefusalForm, forms.ModelForm):
@@ -199,7 +138,7 @@ class CampaignAdmin(OrganiserAdmin):
     list_display = ["name", "created_at", "member_count", "force_count", "house_rules"]
     search_fields = ["name", "description"]
     readonly_fields = ["invite_code", "created_at"]
-    inlines = [MembershipInline, CustomContentInline]
+    inlines = [MembershipInline, InvitationInline, CustomContentInline]
     fieldsets = [
         (None, {"fields": ["name", "description", "invite_code", "created_at"]}),
         (
@@ -226,12 +165,12 @@ class CampaignAdmin(OrganiserAdmin):
             )
         )
 
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return request.user.is_active and request.user.is_staff
-
     def has_add_permission(self, request: HttpRequest) -> bool:
-        # Any staff user may start a campaign; they become its organiser.
-        return request.user.is_active and request.user.is_staff
+        """A superuser starts campaigns here; so does an organiser while campaigns are
+        self-service (`CRUSADE_SELF_SERVICE_CAMPAIGNS`). The one who adds it organises it."""
+        if is_superuser(request):
+            return True
+        return settings.CRUSADE_SELF_SERVICE_CAMPAIGNS and can_organise(request)
 
     @admin.display(description="members", ordering="member_count")
     def member_count(self, campaign: Campaign) -> int:
@@ -254,28 +193,7 @@ class CampaignAdmin(OrganiserAdmin):
             forget_organised_campaigns(request)
 
     def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
-        order = promotions_first if formset.model is Membership else None
-        save_inline_forms(formset, form.instance, order=order)
-
-
-@admin.register(Membership)
-class MembershipAdmin(OrganiserScope, ServiceAdmin):
-    form = MembershipForm
-    list_display = ["user", "campaign", "role", "joined_at"]
-    list_select_related = ["user", "campaign"]
-    list_filter = ["role", campaign_filter(Membership)]
-    search_fields = ["user__username"]
-    readonly_fields = ["joined_at"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return can_organise(request)
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Membership | None = None):
-        return ["joined_at"] if obj is None else ["campaign", "joined_at"]
-
-    def save_model(self, request: HttpRequest, obj: Membership, form, change: bool) -> None:
-        membership = form.apply(obj.campaign)
-        obj.__dict__.update(membership.__dict__)
+        save_inline_forms(formset, form.instance)
 
 
 RETIRE_CONTENT = ReasonStep(

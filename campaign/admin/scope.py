@@ -15,6 +15,7 @@ from campaign.models import (
     BattleParticipant,
     BattleScar,
     Campaign,
+    CampaignInvitation,
     CrusadeForce,
     CustomContent,
     HistoryEntry,
@@ -57,6 +58,7 @@ def can_organise(request: HttpRequest) -> bool:
 CAMPAIGN_PATHS: dict[type[Model], str] = {
     Campaign: "pk",
     Membership: "campaign",
+    CampaignInvitation: "campaign",
     CustomContent: "campaign",
     CrusadeForce: "campaign",
     Unit: "force__campaign",

@@ -9,6 +9,7 @@ from django.db.models import Count, Prefetch
 from campaign.models import (
     Battle,
     BattleParticipant,
+    CampaignInvitation,
     CrusadeForce,
     Membership,
     OutOfActionTest,
@@ -26,6 +27,8 @@ class Dashboard:
     tests: list[OutOfActionTest]
     sides: list[BattleParticipant]
     """My forces' sides of battles that are not over, each with its battle's sides."""
+    campaign_invitations: list[CampaignInvitation]
+    """Invitations to join (or organise) a campaign, waiting for my answer."""
 
     @property
     def can_battle(self) -> bool:
@@ -104,4 +107,9 @@ def dashboard(user) -> Dashboard:
         )
         .order_by("battle__date", "battle__pk")
     )
-    return Dashboard(forces, memberships, promotions, tests, mine)
+    campaign_invitations = list(
+        CampaignInvitation.objects.filter(user=user, status=CampaignInvitation.Status.PENDING)
+        .select_related("campaign", "invited_by")
+        .order_by("created_at", "pk")
+    )
+    return Dashboard(forces, memberships, promotions, tests, mine, campaign_invitations)

@@ -60,6 +60,12 @@ from .invitations import (
     decline_invitation,
     withdraw_invitation,
 )
+from .members import (
+    accept_campaign_invitation,
+    decline_campaign_invitation,
+    invite_to_campaign,
+    withdraw_campaign_invitation,
+)
 from .promotions import (
     battle_trait_choices,
     campaign_content,
@@ -82,6 +88,10 @@ from .requisitions import (
 from .restore import read_document, restore_force
 
 __all__ = [
+    "withdraw_campaign_invitation",
+    "invite_to_campaign",
+    "decline_campaign_invitation",
+    "accept_campaign_invitation",
     "ForceGain",
     "ImportPlan",
     "NewUnit",

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from campaign.models import (
     RELIC_NEEDS_CATEGORY,
     Campaign,
+    CampaignInvitation,
     CrusadeForce,
     CustomContent,
     HistoryAction,
@@ -16,6 +16,7 @@ from campaign.models import (
 )
 
 from . import _common as common
+from . import staff
 
 HOUSE_RULE_FIELDS = Campaign.HOUSE_RULE_FIELDS
 NEEDS_AN_ORGANISER = "A campaign needs at least one organiser."
@@ -50,6 +51,8 @@ def create_campaign(*, actor, name: str, description: str = "", **house_rules: i
         campaign=campaign,
         changed={k: [None, v] for k, v in common.snapshot(campaign, HOUSE_RULE_FIELDS).items()},
     )
+    if common.real_user(actor) is not None:
+        staff.follow_roles(actor=actor, user=actor, campaign=campaign)
     return campaign
 
 
@@ -57,26 +60,7 @@ def create_campaign(*, actor, name: str, description: str = "", **house_rules: i
 def start_campaign(*, actor, name: str, description: str = "", **house_rules: int) -> Campaign:
     """A player starts a campaign of their own (`create_campaign`) and runs it in the
     organisers' admin, which shows them only the campaigns they organise."""
-    campaign = create_campaign(actor=actor, name=name, description=description, **house_rules)
-    _open_the_admin(actor=actor, user=actor, campaign=campaign)
-    return campaign
-
-
-def _open_the_admin(*, actor, user, campaign: Campaign) -> None:
-    """Staff status lets an organiser into the admin; `campaign.admin.scope` limits what
-    they see there to their own campaigns. Nothing changes for a user who has it already."""
-    User = get_user_model()
-    if User.objects.select_for_update().filter(pk=user.pk, is_staff=True).exists():
-        return
-    user.is_staff = True
-    User.objects.filter(pk=user.pk).update(is_staff=True)
-    common.record(
-        actor,
-        HistoryAction.MEMBER_ROLE_CHANGED,
-        f"{user.username} organises {campaign.name} and can now use the organisers' admin",
-        campaign=campaign,
-        changed={"is_staff": [False, True]},
-    )
+    return create_campaign(actor=actor, name=name, description=description, **house_rules)
 
 
 @transaction.atomic
@@ -137,9 +121,33 @@ def set_house_rules(*, actor, campaign: Campaign, reason: str = "", **values: in
     return campaign
 
 
+ORGANISERS_BY_INVITATION = (
+    "An organiser is named by invitation: they organise the campaign once they accept it."
+)
+OWN_CLICK = "Only the player themselves can join a campaign: send them an invitation instead."
+
+
 @transaction.atomic
 def join_campaign(*, actor, user, campaign: Campaign, role: str = Membership.Role.PLAYER):
-    """Add a member (by invitation code or by an organiser). Joining twice changes nothing."""
+    """The user's own click on the campaign's invitation link: they join as a player.
+    Joining twice changes nothing. Nobody is added by someone else (`invite_to_campaign`),
+    and an organiser is named only by an invitation they accept."""
+    if role != Membership.Role.PLAYER:
+        common.refuse(ORGANISERS_BY_INVITATION, field="role")
+    if common.real_user(actor) is not None and actor.pk != user.pk:
+        common.refuse(OWN_CLICK, field="user")
+    membership = add_member(actor=actor, user=user, campaign=campaign, role=role)
+    # Their click answers an invitation to join that was waiting (not one to organise).
+    CampaignInvitation.objects.filter(
+        campaign=campaign, user=user, role=role, status=CampaignInvitation.Status.PENDING
+    ).update(status=CampaignInvitation.Status.ACCEPTED, answered_at=timezone.now())
+    return membership
+
+
+def add_member(*, actor, user, campaign: Campaign, role: str) -> Membership:
+    """Make ``user`` a member with ``role`` (nothing when they are one already), and their
+    staff status follow. For `join_campaign` and an accepted invitation only: both are the
+    user's own click."""
     membership, created = Membership.objects.get_or_create(
         campaign=campaign, user=user, defaults={"role": role}
     )
@@ -151,15 +159,26 @@ def join_campaign(*, actor, user, campaign: Campaign, role: str = Membership.Rol
             campaign=campaign,
         )
         if role == Membership.Role.ORGANISER:
-            _open_the_admin(actor=actor, user=user, campaign=campaign)
+            staff.follow_roles(actor=actor, user=user, campaign=campaign)
     return membership
 
 
 @transaction.atomic
 def change_member_role(*, actor, membership: Membership, role: str) -> Membership:
-    """Make a member a player or an organiser; a campaign always keeps one organiser."""
+    """Make an organiser a player again (a campaign always keeps one organiser); they lose
+    staff status unless they organise another campaign. Making a member an organiser takes
+    their consent: `invite_to_campaign` with the organiser role."""
     if role not in Membership.Role.values:
         common.refuse("Pick a role.", field="role")
+    current = Membership.objects.get(pk=membership.pk).role
+    if role == Membership.Role.ORGANISER and current != role:
+        common.refuse(ORGANISERS_BY_INVITATION, field="role")
+    return set_role(actor=actor, membership=membership, role=role)
+
+
+def set_role(*, actor, membership: Membership, role: str) -> Membership:
+    """Change a member's role, with a history row, and their staff status follow; refused
+    when it would leave the campaign without an organiser."""
     campaign = _lock_campaign(membership.campaign)
     membership = Membership.objects.select_related("user").get(pk=membership.pk)
     before = membership.role
@@ -175,8 +194,7 @@ def change_member_role(*, actor, membership: Membership, role: str) -> Membershi
     common.record(
         actor, HistoryAction.MEMBER_ROLE_CHANGED, summary, campaign=campaign, changed=changed
     )
-    if role == Membership.Role.ORGANISER:
-        _open_the_admin(actor=actor, user=membership.user, campaign=campaign)
+    staff.follow_roles(actor=actor, user=membership.user, campaign=campaign)
     return membership
 
 

@@ -1,4 +1,5 @@
-"""Campaigns: a player starts one; the campaign page (members, standings and battles)."""
+"""Campaigns: a player starts one; the campaign page (members, standings and battles); the
+invited user answers an invitation to join or organise one."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from campaign import selectors, services
-from campaign.access import get_campaign_for_user
+from campaign.access import get_campaign_for_user, get_campaign_invitation_for_user
 from campaign.forms import add_service_errors
 from campaign.forms.campaigns import CampaignStartForm
+from campaign.models import Membership
 
 from ._common import page_number, posted, render_page
 
@@ -67,3 +69,39 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ),
     }
     return render_page(request, "campaigns/detail.html", context)
+
+
+@require_POST
+@login_required
+def campaign_invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
+    """The invited user joins the campaign with the invited role (or, a member already,
+    becomes its organiser): on to the campaign's page."""
+    invitation = get_campaign_invitation_for_user(request.user, pk)
+    campaign = invitation.campaign
+    try:
+        membership = services.accept_campaign_invitation(actor=request.user, invitation=invitation)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("dashboard")
+    if membership.role == Membership.Role.ORGANISER:
+        messages.success(
+            request,
+            f"You now organise {campaign.name}: run it in the admin (Admin at the top of "
+            "every page).",
+        )
+    else:
+        messages.success(request, f"You joined {campaign.name}. Now raise your force for it.")
+    return redirect(campaign)
+
+
+@require_POST
+@login_required
+def campaign_invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
+    invitation = get_campaign_invitation_for_user(request.user, pk)
+    try:
+        services.decline_campaign_invitation(actor=request.user, invitation=invitation)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Declined: you are not joining {invitation.campaign.name}.")
+    return redirect("dashboard")

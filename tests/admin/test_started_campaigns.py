@@ -71,7 +71,7 @@ def test_it_lets_the_new_organiser_change_their_house_rules_in_the_admin(client,
     assert entry.reason == "Faster growth"
 
 
-def test_it_lets_the_new_organiser_add_a_player_in_the_admin(client, started):
+def test_it_lets_the_new_organiser_invite_a_player_in_the_admin(client, started):
     ollanius = make_user("ollanius")
     url = reverse("admin:campaign_campaign_change", args=[started.pk])
 
@@ -82,7 +82,8 @@ def test_it_lets_the_new_organiser_add_a_player_in_the_admin(client, started):
     )
 
     assert response.status_code == 302
-    assert started.memberships.filter(user=ollanius).exists()
+    assert started.invitations.filter(user=ollanius, status="pending").exists()
+    assert not started.memberships.filter(user=ollanius).exists()
 
 
 def test_it_shows_the_new_organiser_no_campaign_they_only_play_in(client, rival_campaign):

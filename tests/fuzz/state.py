@@ -30,6 +30,7 @@ ROWS = {
     models.BattleParticipant: ("invitation", "mustered", "claimed_result", "result"),
     models.OutOfActionTest: ("status", "roll", "outcome"),
     models.Promotion: ("status",),
+    models.CampaignInvitation: ("status",),
 }
 """The rows that change in place: their numbers and statuses are compared, column by
 column."""

@@ -105,6 +105,8 @@ OBJECT_URLS = {
     *SIDE_URLS,
     "out_of_action",
     "promotion_settle",
+    "campaign_invitation_accept",
+    "campaign_invitation_decline",
 }
 """The URLs of one of the owner's objects (a campaign's page is everyone's in it)."""
 
@@ -187,7 +189,7 @@ def _battles(owner, member, campaign) -> dict:
     }
 
 
-def _pages(campaign, main: dict, battles: dict) -> dict[str, list[str]]:
+def _pages(campaign, main: dict, battles: dict, invitation) -> dict[str, list[str]]:
     """Each URL name's pages: the owner's objects, in the states above."""
     force, captain, squad = main["force"], main["captain"], main["squad"]
 
@@ -221,6 +223,8 @@ def _pages(campaign, main: dict, battles: dict) -> dict[str, list[str]]:
         "army_withdraw": paths("army_withdraw", battles["withdraw"]),
         "out_of_action": paths("out_of_action", *main["tests"]),
         "promotion_settle": paths("promotion_settle", main["promotion"]),
+        "campaign_invitation_accept": paths("campaign_invitation_accept", invitation),
+        "campaign_invitation_decline": paths("campaign_invitation_decline", invitation),
     }
 
 
@@ -231,9 +235,16 @@ def build_world() -> World:
     owner, member, outsider = (make_user(f"fuzz-{who}") for who in ("owner", "member", "outsider"))
     main = _main_force(owner, campaign)
     battles = _battles(owner, member, campaign)
-    elsewhere = make_campaign(organiser=make_user("fuzz-elsewhere"), name="Elsewhere")
+    elsewhere_organiser = make_user("fuzz-elsewhere")
+    elsewhere = make_campaign(organiser=elsewhere_organiser, name="Elsewhere")
     stranger = make_force(player=outsider, campaign=elsewhere, name="Lost Legion")
+    # The owner and the member are each invited to Elsewhere, their dashboards answering.
+    invitation, theirs = (
+        services.invite_to_campaign(actor=elsewhere_organiser, user=user, campaign=elsewhere)
+        for user in (owner, member)
+    )
     foreign = [*battles["rival"], battles["withdraw"], battles["invited"], stranger, elsewhere]
+    foreign.append(theirs)
     foreign.append(make_unit(stranger))
     own = [
         main["force"],
@@ -245,7 +256,7 @@ def build_world() -> World:
     ]
     world = World(
         users={"owner": owner, "member": member, "outsider": outsider, "anonymous": None},
-        pages=_pages(campaign, main, battles),
+        pages=_pages(campaign, main, battles, invitation),
         foreign_ids=[obj.pk for obj in foreign],
         own_ids=[obj.pk for obj in own],
     )

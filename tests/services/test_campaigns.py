@@ -23,9 +23,17 @@ def campaign(warmaster):
     return make_campaign(organiser=warmaster, name="Vraks")
 
 
-def member(campaign, username: str, role: str = Membership.Role.PLAYER) -> Membership:
+def member(campaign, username: str) -> Membership:
     user = make_user(username)
-    return services.join_campaign(actor=user, user=user, campaign=campaign, role=role)
+    return services.join_campaign(actor=user, user=user, campaign=campaign)
+
+
+def organise(campaign, user, *, by) -> Membership:
+    """``by`` invites ``user`` to organise ``campaign`` and they accept."""
+    invitation = services.invite_to_campaign(
+        actor=by, user=user, campaign=campaign, role="organiser"
+    )
+    return services.accept_campaign_invitation(actor=user, invitation=invitation)
 
 
 def test_it_renames_a_campaign_and_keeps_the_old_name_in_history(warmaster, campaign):
@@ -44,10 +52,10 @@ def test_it_refuses_a_campaign_without_a_name(warmaster, campaign):
         services.update_campaign_details(actor=warmaster, campaign=campaign, name="  ")
 
 
-def test_it_makes_a_player_an_organiser_with_a_history_row(warmaster, campaign):
+def test_it_makes_a_player_an_organiser_once_they_accept_with_a_history_row(warmaster, campaign):
     alice = member(campaign, "alice")
 
-    services.change_member_role(actor=warmaster, membership=alice, role="organiser")
+    organise(campaign, alice.user, by=warmaster)
 
     assert reload(alice).role == Membership.Role.ORGANISER
     changes = HistoryEntry.objects.filter(action="member_role_changed").values_list("changes")
@@ -58,18 +66,17 @@ def test_it_makes_a_player_an_organiser_with_a_history_row(warmaster, campaign):
 def test_it_opens_the_admin_to_a_member_made_organiser_once(warmaster, campaign, how):
     """An organiser runs the campaign in the admin, which shows staff only the campaigns
     they organise: naming one gives staff status, with its own history row."""
-    if how == "promoted":
-        alice = member(campaign, "alice")
-        services.change_member_role(actor=warmaster, membership=alice, role="organiser")
-    else:
-        alice = member(campaign, "alice", role=Membership.Role.ORGANISER)
+    alice = member(campaign, "alice").user if how == "promoted" else make_user("alice")
+    organise(campaign, alice, by=warmaster)
     other = make_campaign(organiser=warmaster, name="Armageddon")
-    services.join_campaign(actor=warmaster, user=alice.user, campaign=other, role="organiser")
+    organise(other, alice, by=warmaster)
 
-    user = reload(alice.user)
+    user = reload(alice)
     assert user.is_staff and not user.is_superuser
-    opened = HistoryEntry.objects.filter(changes={"is_staff": [False, True]})
-    assert [e.campaign for e in opened] == [campaign]
+    opened = HistoryEntry.objects.filter(
+        changes={"is_staff": [False, True]}, campaign__isnull=False
+    )
+    assert [e.campaign for e in opened if e.summary.startswith("alice")] == [campaign]
 
 
 def test_it_refuses_to_demote_a_campaigns_last_organiser(warmaster, campaign):
@@ -81,7 +88,7 @@ def test_it_refuses_to_demote_a_campaigns_last_organiser(warmaster, campaign):
 
 def test_it_lets_an_organiser_step_down_once_another_is_named(warmaster, campaign):
     alice = member(campaign, "alice")
-    services.change_member_role(actor=warmaster, membership=alice, role="organiser")
+    organise(campaign, alice.user, by=warmaster)
 
     services.change_member_role(
         actor=warmaster, membership=campaign.memberships.get(user=warmaster), role="player"

@@ -70,7 +70,19 @@ CALLS: dict[str, Callable[[World], object]] = {
     "create_campaign": lambda w: services.create_campaign(actor=w.actor, name="Vraks"),
     "start_campaign": lambda w: services.start_campaign(actor=w.actor, name="Armageddon"),
     "join_campaign": lambda w: services.join_campaign(
-        actor=w.organiser, user=make_user(), campaign=w.campaign
+        actor=w.organiser, user=w.organiser, campaign=make_campaign()
+    ),
+    "invite_to_campaign": lambda w: services.invite_to_campaign(
+        actor=w.organiser, user=make_user(), campaign=w.campaign, role="organiser"
+    ),
+    "accept_campaign_invitation": lambda w: services.accept_campaign_invitation(
+        actor=w.actor, invitation=invited(w)
+    ),
+    "decline_campaign_invitation": lambda w: services.decline_campaign_invitation(
+        actor=w.actor, invitation=invited(w)
+    ),
+    "withdraw_campaign_invitation": lambda w: services.withdraw_campaign_invitation(
+        actor=w.organiser, invitation=invited(w)
     ),
     "set_house_rules": lambda w: services.set_house_rules(
         actor=w.actor, campaign=w.campaign, supply_limit_increase=250
@@ -170,7 +182,9 @@ CALLS: dict[str, Callable[[World], object]] = {
         actor=w.organiser, campaign=w.campaign, description="The siege of Vraks Prime"
     ),
     "change_member_role": lambda w: services.change_member_role(
-        actor=w.organiser, membership=w.campaign.memberships.get(user=w.actor), role="organiser"
+        actor=w.organiser,
+        membership=services.accept_campaign_invitation(actor=w.actor, invitation=invited(w)),
+        role="player",
     ),
     "add_custom_content": lambda w: services.add_custom_content(
         actor=w.organiser, campaign=w.campaign, kind="battle_scar", name="Shell-shocked"
@@ -199,6 +213,13 @@ CALLS: dict[str, Callable[[World], object]] = {
         name="Restored",
     ),
 }
+
+
+def invited(w: World):
+    """The world's organiser invites its player to organise the campaign."""
+    return services.invite_to_campaign(
+        actor=w.organiser, user=w.actor, campaign=w.campaign, role="organiser"
+    )
 
 
 def custom_scar(w: World):

@@ -183,12 +183,17 @@ def test_it_hides_the_dashboard_link_when_switched_off(switched_off, player_clie
     assert "Start a campaign" not in dashboard
 
 
-def test_it_leaves_the_admin_to_staff_when_switched_off(switched_off, client):
-    """Staff still start campaigns in the admin, as before."""
+def test_it_leaves_adding_campaigns_in_the_admin_to_superusers_when_switched_off(
+    switched_off, client
+):
+    """Issue 18, item 3: an organiser no longer adds campaigns (a superuser grants them)."""
     organiser = make_user("warmaster", is_staff=True)
     make_campaign(organiser=organiser, name="Pariah Nexus")
     client.force_login(organiser)
+    refused = client.get(reverse("admin:campaign_campaign_add"))
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
 
     response = client.get(reverse("admin:campaign_campaign_add"))
 
+    assert refused.status_code == 403
     assert response.status_code == 200

@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from campaign import urls
-from campaign.models import BattleParticipant, HistoryEntry, Membership, OutOfActionTest, Promotion
+from campaign import services, urls
+from campaign.models import (
+    BattleParticipant,
+    CampaignInvitation,
+    HistoryEntry,
+    Membership,
+    OutOfActionTest,
+    Promotion,
+)
 from tests.factories import (
     make_battle,
     make_campaign,
@@ -45,6 +52,9 @@ EXPECTED = {
     # Any signed-in player may start a campaign (CRUSADE_SELF_SERVICE_CAMPAIGNS, on here).
     "campaign_create": SIGNED_IN,
     "campaign_detail": READ,
+    # Answering an invitation to a campaign takes POST only (who may: INVITED below).
+    "campaign_invitation_accept": POST_ONLY,
+    "campaign_invitation_decline": POST_ONLY,
     "force_create": SIGNED_IN,
     "force_detail": READ,
     "force_edit": WRITE,
@@ -126,6 +136,7 @@ def world():
     muster(side, [lieutenant])
     muster(battle.participants.get(force=rival), [rival_captain])
     assert not campaign.memberships.filter(user=outsider).exists()
+    invitation = services.invite_to_campaign(actor=organiser, user=outsider, campaign=campaign)
     assert campaign.memberships.filter(user=organiser, role=Membership.Role.ORGANISER).exists()
     return {
         "users": {
@@ -138,6 +149,8 @@ def world():
         "kwargs": {
             "join_campaign": {"code": campaign.invite_code},
             "campaign_detail": {"pk": campaign.pk},
+            "campaign_invitation_accept": {"pk": invitation.pk},
+            "campaign_invitation_decline": {"pk": invitation.pk},
             # Every page below forces/<pk>/ and units/<pk>/ takes the force's or the unit's pk.
             **{url.name: {"pk": force.pk} for url in urls.force_urls},
             "force_requisition": {"pk": force.pk, "requisition": "increase_supply_limit"},
@@ -204,6 +217,36 @@ def test_it_refuses_changes_from_anyone_who_does_not_own_the_force(client, world
 
     assert response.status_code == 403
     assert HistoryEntry.objects.count() == history
+
+
+# Who may POST an answer to an invitation to a campaign: the invited user alone (here the
+# outsider, invited to the owner's campaign); for anyone else it does not exist. As ROLES.
+ANSWERED = 302
+INVITED = (LOGIN, ANSWERED, NF, NF, NF, NF)
+
+
+@pytest.mark.parametrize("name", ["campaign_invitation_accept", "campaign_invitation_decline"])
+@pytest.mark.parametrize("role", ROLES)
+def test_it_lets_only_the_invited_user_answer_an_invitation(client, world, name, role):
+    from django.urls import reverse
+
+    expected = INVITED[ROLES.index(role)]
+    if role != "anonymous":
+        client.force_login(world["users"][role])
+    history = HistoryEntry.objects.count()
+
+    response = client.post(reverse(name, kwargs=world["kwargs"][name]))
+
+    assert response.status_code == (302 if expected == LOGIN else expected), role
+    invitation = CampaignInvitation.objects.get()
+    if expected == ANSWERED:
+        assert not invitation.is_pending
+        assert HistoryEntry.objects.count() > history
+    else:
+        assert invitation.is_pending
+        assert HistoryEntry.objects.count() == history
+    if expected == LOGIN:
+        assert response["Location"].startswith("/accounts/login/")
 
 
 # Battle pages, as each person at a two-player battle sees them: the page's state (a
