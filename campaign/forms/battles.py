@@ -19,6 +19,7 @@ from campaign.models import (
     Unit,
     battle_size_choices,
 )
+from campaign.services.attached_credit import attached_credit_errors
 from campaign.services.battles import UnitOutcome
 
 from . import IdsField
@@ -278,12 +279,15 @@ class SideRecordForm(forms.Form):
         for entry in self.army:
             if data.get(f"bonus_{entry.pk}") and not (data.get(f"reason_{entry.pk}") or ""):
                 self.add_error(f"reason_{entry.pk}", "Say why it earned bonus XP.")
+        # R9: a second unit of an Attached unit can't claim the same kills or award.
+        for field, messages in attached_credit_errors(self.army, self._outcomes(data)).items():
+            if field in self.fields and field in data:
+                self.add_error(field, messages)
         return data
 
-    def service_kwargs(self) -> dict:
-        """The arguments of `record_side` and `preview_side` for this side. A reason goes
-        only with bonus XP (the page hides its box while there is none)."""
-        data = self.cleaned_data
+    def _outcomes(self, data: dict) -> dict[int, UnitOutcome]:
+        """What each unit did, from what was valid. A reason goes only with bonus XP (the
+        page hides its box while there is none)."""
         outcomes = {}
         for entry in self.army:
             bonus = data.get(f"bonus_{entry.pk}") or 0
@@ -294,7 +298,12 @@ class SideRecordForm(forms.Form):
                 bonus_xp=bonus,
                 bonus_xp_reason=(data.get(f"reason_{entry.pk}") or "") if bonus else "",
             )
-        return {"result": data["result"], "outcomes": outcomes}
+        return outcomes
+
+    def service_kwargs(self) -> dict:
+        """The arguments of `record_side` and `preview_side` for this side."""
+        data = self.cleaned_data
+        return {"result": data["result"], "outcomes": self._outcomes(data)}
 
     def units(self) -> list[dict]:
         """For the template: each unit of the army with its bound fields."""

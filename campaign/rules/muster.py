@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .enums import Keyword
@@ -187,3 +187,14 @@ def _leader_errors(units: Sequence[MusterUnit], by_key: dict[Hashable, MusterUni
                 else f"{bodyguard.name} can't have {len(names)} Leaders attached."
             )
     return errors
+
+
+def attached_units(leads: Mapping[Hashable, Hashable | None]) -> list[tuple[Hashable, ...]]:
+    """R8.7: the Attached units of an army, from each unit's key to the key of the
+    Bodyguard it leads (None for a unit that leads nobody), in army order: each is its
+    Bodyguard and every Leader attached to it (one or two), as keys in army order."""
+    led = {bodyguard for bodyguard in leads.values() if bodyguard is not None}
+    groups = []
+    for bodyguard in (key for key in leads if key in led):
+        groups.append(tuple(key for key in leads if key == bodyguard or leads[key] == bodyguard))
+    return groups
