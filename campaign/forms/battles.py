@@ -6,6 +6,8 @@ whose refusals are mapped back onto these forms with `add_service_errors`.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django import forms
 from django.utils import timezone
 
@@ -126,8 +128,12 @@ class MusterForm(forms.Form):
         self.attach_fields: dict[int, str] = {}
         self.embark_fields: dict[int, str] = {}
         self.rule_fields: dict[int, str] = {}
+        led_twice = self._led_twice(leaders)
         for unit in units:
-            if len(leaders) > 1 and not unit.is_character:
+            if (
+                rules.asks_second_leader_rule(unit.keywords, characters=len(leaders))
+                or unit.pk in led_twice
+            ):
                 self.rule_fields[unit.pk] = name = f"second_leader_{unit.pk}"
                 self.fields[name] = forms.CharField(
                     label=f"Rule that lets {unit.name} take a second Leader",
@@ -146,6 +152,12 @@ class MusterForm(forms.Form):
                 self.fields[name] = _unit_select(
                     f"{unit.name} starts embarked in", "No transport", transports
                 )
+
+    def _led_twice(self, leaders: list[Unit]) -> set[int]:
+        """Units two or more Leaders join in the posted form (any unit, so a second
+        Leader's rule can always be named where the muster check asks for it)."""
+        chosen = Counter(self.data.get(f"attach_{leader.pk}") for leader in leaders)
+        return {int(v) for v, n in chosen.items() if n > 1 and str(v or "").isdecimal()}
 
     def selected(self) -> set[int]:
         """The units ticked so far (for the points total before the rules have checked)."""

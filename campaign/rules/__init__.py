@@ -63,7 +63,14 @@ from .honours import (
     trait_table_refusal,
     weapon_modification_refusal,
 )
-from .muster import MusterReport, MusterUnit, attached_units, check_muster
+from .muster import (
+    NEVER_LED,
+    MusterReport,
+    MusterUnit,
+    asks_second_leader_rule,
+    attached_units,
+    check_muster,
+)
 from .ranks import (
     RankProgress,
     add_xp,
@@ -125,6 +132,8 @@ __all__ = [
     "results_refusal",
     "attached_credit_refusals",
     "attached_units",
+    "asks_second_leader_rule",
+    "NEVER_LED",
     "Credit",
     "CreditRefusal",
     "KILLS",

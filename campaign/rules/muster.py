@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .enums import Keyword
@@ -198,3 +198,23 @@ def attached_units(leads: Mapping[Hashable, Hashable | None]) -> list[tuple[Hash
     for bodyguard in (key for key in leads if key in led):
         groups.append(tuple(key for key in leads if key == bodyguard or leads[key] == bodyguard))
     return groups
+
+
+NEVER_LED: frozenset[Keyword] = frozenset(
+    {
+        Keyword.CHARACTER,
+        Keyword.VEHICLE,
+        Keyword.DEDICATED_TRANSPORT,
+        Keyword.FORTIFICATION,
+    }
+)
+"""R8.7 (decision): units no Leader joins as a Bodyguard, so the muster asks none of them
+for a second Leader's rule: a CHARACTER leads rather than being led, and the LEADER
+abilities name infantry, mounted and beast units, never a vehicle or a building."""
+
+
+def asks_second_leader_rule(keywords: Iterable[Keyword], *, characters: int) -> bool:
+    """R8.7: whether the muster asks for the datasheet rule that lets this unit take a
+    second Leader: only when the army could give it two (two CHARACTERs or more) and it
+    is a unit a Leader joins."""
+    return characters > 1 and not NEVER_LED.intersection(keywords)
