@@ -291,7 +291,7 @@ class SideRecordForm(forms.Form):
         for entry in self.army:
             if data.get(f"bonus_{entry.pk}") and not (data.get(f"reason_{entry.pk}") or ""):
                 self.add_error(f"reason_{entry.pk}", "Say why it earned bonus XP.")
-        # R9: a second unit of an Attached unit can't claim the same kills or award.
+        # A second unit of an Attached unit can't claim the same kills or award.
         for field, messages in attached_credit_errors(self.army, self._outcomes(data)).items():
             if field in self.fields and field in data:
                 self.add_error(field, messages)

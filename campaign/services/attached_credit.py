@@ -1,4 +1,4 @@
-"""R9: each occurrence of an Attached unit's kills or bonus XP goes to one of its units.
+"""Each occurrence of an Attached unit's kills or bonus XP goes to one of its units.
 
 Shared by the record form (to show the refusal next to the field) and by `record_side`
 and `preview_side` (which refuse it whatever the form let through)."""
@@ -36,9 +36,9 @@ def _awards(outcome: UnitOutcome) -> tuple[str, ...]:
 def attached_credit_errors(
     army: list[BattleUnit], outcomes: Mapping[int, UnitOutcome]
 ) -> dict[str, list[str]]:
-    """The refusals of R9's credit rule for one side's army, by the record form's field
-    (``kills_<pk>``, ``bonus_<pk>`` or ``marked``); empty when every occurrence of each
-    Attached unit's kills and bonus XP goes to one of its units."""
+    """The refusals of `rules.attached_credit_refusals` for one side's army, by the record
+    form's field (``kills_<pk>``, ``bonus_<pk>`` or ``marked``); empty when every occurrence
+    of each Attached unit's kills and bonus XP goes to one of its units."""
     entries = {entry.pk: entry for entry in army}
     groups = rules.attached_units(
         {

@@ -401,7 +401,7 @@ def _side_gain(
 
 
 def _check_attached_credit(army: list[BattleUnit], outcomes: dict[int, UnitOutcome]) -> None:
-    """R9: each occurrence of an Attached unit's kills or bonus XP goes to one of its units
+    """Each occurrence of an Attached unit's kills or bonus XP goes to one of its units
     (a Bodyguard and one or two Leaders), whichever the player names."""
     errors = attached_credit_errors(army, outcomes)
     if errors:
