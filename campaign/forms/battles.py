@@ -6,6 +6,8 @@ whose refusals are mapped back onto these forms with `add_service_errors`.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django import forms
 from django.utils import timezone
 
@@ -19,6 +21,7 @@ from campaign.models import (
     Unit,
     battle_size_choices,
 )
+from campaign.services.attached_credit import attached_credit_errors
 from campaign.services.battles import UnitOutcome
 
 from . import IdsField
@@ -125,8 +128,12 @@ class MusterForm(forms.Form):
         self.attach_fields: dict[int, str] = {}
         self.embark_fields: dict[int, str] = {}
         self.rule_fields: dict[int, str] = {}
+        led_twice = self._led_twice(leaders)
         for unit in units:
-            if len(leaders) > 1 and not unit.is_character:
+            if (
+                rules.asks_second_leader_rule(unit.keywords, characters=len(leaders))
+                or unit.pk in led_twice
+            ):
                 self.rule_fields[unit.pk] = name = f"second_leader_{unit.pk}"
                 self.fields[name] = forms.CharField(
                     label=f"Rule that lets {unit.name} take a second Leader",
@@ -145,6 +152,12 @@ class MusterForm(forms.Form):
                 self.fields[name] = _unit_select(
                     f"{unit.name} starts embarked in", "No transport", transports
                 )
+
+    def _led_twice(self, leaders: list[Unit]) -> set[int]:
+        """Units two or more Leaders join in the posted form (any unit, so a second
+        Leader's rule can always be named where the muster check asks for it)."""
+        chosen = Counter(self.data.get(f"attach_{leader.pk}") for leader in leaders)
+        return {int(v) for v, n in chosen.items() if n > 1 and str(v or "").isdecimal()}
 
     def selected(self) -> set[int]:
         """The units ticked so far (for the points total before the rules have checked)."""
@@ -278,12 +291,15 @@ class SideRecordForm(forms.Form):
         for entry in self.army:
             if data.get(f"bonus_{entry.pk}") and not (data.get(f"reason_{entry.pk}") or ""):
                 self.add_error(f"reason_{entry.pk}", "Say why it earned bonus XP.")
+        # A second unit of an Attached unit can't claim the same kills or award.
+        for field, messages in attached_credit_errors(self.army, self._outcomes(data)).items():
+            if field in self.fields and field in data:
+                self.add_error(field, messages)
         return data
 
-    def service_kwargs(self) -> dict:
-        """The arguments of `record_side` and `preview_side` for this side. A reason goes
-        only with bonus XP (the page hides its box while there is none)."""
-        data = self.cleaned_data
+    def _outcomes(self, data: dict) -> dict[int, UnitOutcome]:
+        """What each unit did, from what was valid. A reason goes only with bonus XP (the
+        page hides its box while there is none)."""
         outcomes = {}
         for entry in self.army:
             bonus = data.get(f"bonus_{entry.pk}") or 0
@@ -294,7 +310,12 @@ class SideRecordForm(forms.Form):
                 bonus_xp=bonus,
                 bonus_xp_reason=(data.get(f"reason_{entry.pk}") or "") if bonus else "",
             )
-        return {"result": data["result"], "outcomes": outcomes}
+        return outcomes
+
+    def service_kwargs(self) -> dict:
+        """The arguments of `record_side` and `preview_side` for this side."""
+        data = self.cleaned_data
+        return {"result": data["result"], "outcomes": self._outcomes(data)}
 
     def units(self) -> list[dict]:
         """For the template: each unit of the army with its bound fields."""

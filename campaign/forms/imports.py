@@ -12,6 +12,7 @@ import base64
 import binascii
 
 from django import forms
+from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
@@ -77,8 +78,16 @@ class RosterSourceForm(forms.Form):
     roster_data: bytes
     filename: str
 
+    def __init__(self, *args, oversized: str | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.oversized = oversized
+        """The field of a POST too big to read (`campaign.oversized`), "" if unknown."""
+
     def clean(self):
         data = super().clean()
+        if self.oversized is not None:
+            self._refuse_oversized()
+            return data
         token, upload, text = data.get("roster"), data.get("file"), data.get("text") or ""
         if token:
             raw, name = unseal(token)
@@ -102,6 +111,17 @@ class RosterSourceForm(forms.Form):
         self.roster_data, self.filename = raw, name
         self.from_preview = bool(token)
         return data
+
+    def _refuse_oversized(self) -> None:
+        field = self.oversized if self.oversized in ("file", "text") else None
+        subject = "The file" if field == "file" else PASTED if field == "text" else "The list"
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // (1024 * 1024)
+        self.add_error(
+            field,
+            f"{subject} is over {limit} MB, so it wasn't read: an army list is far smaller "
+            f"(at most {MAX_BYTES // 1_000_000} MB). Paste only the list's text, or upload "
+            "the file your army builder exported.",
+        )
 
     @property
     def token(self) -> str:

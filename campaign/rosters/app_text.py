@@ -2,7 +2,8 @@
 
 Grammar, as the app writes it (10th edition, and the later "Detachment Points" dialect)::
 
-    <list name> (<N> Points)                          title; N may read 1 000 or 1,995
+    <list name> (<N> Points)                          title (may be missing); N may
+                                                      read 1 000 or 1,995
     <blank>
     <faction>                                         one or two lines (army, then chapter)
     <detachment>[ (<N> Detachment Points)]            detachment and battle size in either
@@ -154,9 +155,7 @@ def parse(lines: list[str]) -> RosterDraft:
     """Read an app export, cut by ``lines_of``, into a draft (the grammar: module docstring)."""
     draft = RosterDraft(format=APP_TEXT)
     index = _skip_blank(lines, 0)
-    following = _skip_blank(lines, index + 1)
-    starts_with_unit = following < len(lines) and bullet_of(lines[following])[0]
-    if index < len(lines) and not starts_with_unit:
+    if _starts_with_title(lines, index):
         title = lines[index].strip()
         found = points_line(title)
         draft.name, draft.stated_total = found if found else (title, None)
@@ -164,6 +163,22 @@ def parse(lines: list[str]) -> RosterDraft:
     index = _read_header(lines, _skip_blank(lines, index), draft)
     _read_body(lines[index:], draft)
     return draft
+
+
+def _starts_with_title(lines: list[str], index: int) -> bool:
+    """Whether the export's first line (at ``index``) is the list's title. A file copied
+    without it starts with the header paragraph (faction, detachment, battle size) or a
+    unit. The title is a paragraph of its own, or a ``(N Points)`` line that is no
+    battle size; a line followed by more of its paragraph is the header's faction."""
+    if index >= len(lines):
+        return False
+    following = _skip_blank(lines, index + 1)
+    if following < len(lines) and bullet_of(lines[following])[0]:
+        return False  # a unit and its items
+    if following > index + 1 or following >= len(lines):
+        return True  # a paragraph of its own
+    first = lines[index].strip()
+    return points_line(first) is not None and battle_size_line(first) is None
 
 
 def _skip_blank(lines: list[str], index: int) -> int:

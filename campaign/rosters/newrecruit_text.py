@@ -34,7 +34,10 @@ The *WTC*, *GW* and *short* styles (``(N pts)`` in round brackets)::
 
 In both, a wargear item ``Warlord`` marks the Warlord, an item with its own cost
 (``Name [15 pts]``) is an Enhancement, and so is an item ``X`` beside an ``X upgrade``
-(the weapon an Enhancement changes). Unit points include the Enhancement.
+(the weapon an Enhancement changes). Unit points include the Enhancement. The full style
+may also list an Enhancement as a plain item (``Favoured of Khorne``): on a CHARACTER
+with no other Enhancement, the one item named as a title is taken as it (see
+`named_like_an_enhancement`), without its cost.
 """
 
 from __future__ import annotations
@@ -153,8 +156,47 @@ def parse_full(lines: list[str]) -> RosterDraft:
         draft.stated_total = sum(force_totals)
     if skipped:
         draft.warnings.append(f"{skipped} line(s) weren't understood and were left out.")
+    for unit in draft.units:
+        _enhancement_by_its_name(unit, draft)
     _enhancement_warning(draft)
     return draft
+
+
+_JOINING_WORDS = frozenset({"a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "the"})
+"""Small words a title leaves in lower case (``Favoured of Khorne``)."""
+
+
+def named_like_an_enhancement(item: str) -> bool:
+    """Whether a wargear item is named as Enhancements are: a title of two words or more,
+    each capitalised but the small joining words (``Favoured of Khorne``, ``Berzerker
+    Glaive``). Weapons and wargear are named in sentence case (``Hellforged weapons``,
+    ``Axe of dismemberment``, ``Bolt pistol``); a counted item (``2x Shield Drone``) is
+    wargear."""
+    if split_count(item)[0] or "(" in item:
+        return False
+    words = item.split()
+    capitalised = [word for word in words if word[:1].isupper()]
+    joining = [word for word in words if word in _JOINING_WORDS]
+    return len(capitalised) >= 2 and len(capitalised) + len(joining) == len(words)
+
+
+def _enhancement_by_its_name(unit: UnitDraft, draft: RosterDraft) -> None:
+    """The full style sometimes lists an Enhancement as a plain item, without its own cost
+    (the round styles print ``Name (+15 pts)``). On a CHARACTER that is no EPIC HERO (the
+    only units that take one) and has no Enhancement found otherwise, the one item named
+    like an Enhancement is taken as it, with a warning to check it; with two or more such
+    items nothing is guessed. No list of names is needed: the shape of the name decides."""
+    if unit.enhancements or not unit.flags.get("character") or unit.flags.get("epic_hero"):
+        return
+    named = [item for item in unit.wargear if named_like_an_enhancement(item)]
+    if len(named) != 1:
+        return
+    unit.wargear.remove(named[0])
+    unit.add_enhancement(named[0], None)
+    draft.warnings.append(
+        f'{unit.name}: "{named[0]}" is read as its Enhancement by its name, since the file '
+        "gives it no cost; check it and type its points."
+    )
 
 
 def full_unit_line(line: str) -> tuple[str, int, str] | None:

@@ -8,7 +8,14 @@ numbers) and `tables` (numbers and dice tables) hold data; `ranks`, `units`, `fo
 `honours`, `scars`, `requisitions`, `muster` and `dice` hold the logic.
 """
 
-from .battles import attached_credit_refusal, results_refusal
+from .battles import (
+    KILLS,
+    MARKED_FOR_GREATNESS,
+    Credit,
+    CreditRefusal,
+    attached_credit_refusals,
+    results_refusal,
+)
 from .dice import (
     MAX_REROLLS,
     RandomSource,
@@ -58,7 +65,14 @@ from .honours import (
     trait_table_refusal,
     weapon_modification_refusal,
 )
-from .muster import MusterReport, MusterUnit, check_muster
+from .muster import (
+    NEVER_LED,
+    MusterReport,
+    MusterUnit,
+    asks_second_leader_rule,
+    attached_units,
+    check_muster,
+)
 from .ranks import (
     RankProgress,
     add_xp,
@@ -118,7 +132,14 @@ __all__ = [
     "trait_table_refusal",
     "fitting_trait_tables",
     "results_refusal",
-    "attached_credit_refusal",
+    "attached_credit_refusals",
+    "attached_units",
+    "asks_second_leader_rule",
+    "NEVER_LED",
+    "Credit",
+    "CreditRefusal",
+    "KILLS",
+    "MARKED_FOR_GREATNESS",
     "RULE_KEYWORDS",
     "BATTLE_SCARS",
     "BATTLE_SCAR_EFFECTS",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .enums import Keyword
@@ -187,3 +187,34 @@ def _leader_errors(units: Sequence[MusterUnit], by_key: dict[Hashable, MusterUni
                 else f"{bodyguard.name} can't have {len(names)} Leaders attached."
             )
     return errors
+
+
+def attached_units(leads: Mapping[Hashable, Hashable | None]) -> list[tuple[Hashable, ...]]:
+    """R8.7: the Attached units of an army, from each unit's key to the key of the
+    Bodyguard it leads (None for a unit that leads nobody), in army order: each is its
+    Bodyguard and every Leader attached to it (one or two), as keys in army order."""
+    led = {bodyguard for bodyguard in leads.values() if bodyguard is not None}
+    groups = []
+    for bodyguard in (key for key in leads if key in led):
+        groups.append(tuple(key for key in leads if key == bodyguard or leads[key] == bodyguard))
+    return groups
+
+
+NEVER_LED: frozenset[Keyword] = frozenset(
+    {
+        Keyword.CHARACTER,
+        Keyword.VEHICLE,
+        Keyword.DEDICATED_TRANSPORT,
+        Keyword.FORTIFICATION,
+    }
+)
+"""R8.7 (decision): units no Leader joins as a Bodyguard, so the muster asks none of them
+for a second Leader's rule: a CHARACTER leads rather than being led, and the LEADER
+abilities name infantry, mounted and beast units, never a vehicle or a building."""
+
+
+def asks_second_leader_rule(keywords: Iterable[Keyword], *, characters: int) -> bool:
+    """R8.7: whether the muster asks for the datasheet rule that lets this unit take a
+    second Leader: only when the army could give it two (two CHARACTERs or more) and it
+    is a unit a Leader joins."""
+    return characters > 1 and not NEVER_LED.intersection(keywords)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -28,6 +29,7 @@ from campaign.models import (
 )
 
 from . import _common as common
+from .attached_credit import attached_credit_errors
 
 RESULTS = frozenset(result.value for result in rules.BattleResult)
 ARMIES_FIXED = "This battle is over; its armies can no longer change."
@@ -394,29 +396,16 @@ def _side_gain(
         common.refuse(
             f"{force.name} can Mark only one unit for Greatness.", field="marked_for_greatness"
         )
-    _check_attached_credit(gain.units)
+    _check_attached_credit(army, {g.entry.pk: g.outcome for g in gain.units})
     return gain
 
 
-def _check_attached_credit(gains: list[UnitGain]) -> None:
-    """An Attached unit's kills and bonus XP go to its Leader or its Bodyguard, not both."""
-    by_entry = {gain.entry.pk: gain for gain in gains}
-
-    def credited(gain: UnitGain) -> bool:
-        return bool(gain.outcome.enemy_units_destroyed or gain.outcome.bonus_xp)
-
-    for gain in gains:
-        bodyguard = by_entry.get(gain.entry.attached_to_id)
-        if bodyguard is None:
-            continue
-        refusal = rules.attached_credit_refusal(
-            leader=gain.entry.unit.name,
-            bodyguard=bodyguard.entry.unit.name,
-            leader_credited=credited(gain),
-            bodyguard_credited=credited(bodyguard),
-        )
-        if refusal:
-            common.refuse(refusal, field="kills")
+def _check_attached_credit(army: list[BattleUnit], outcomes: dict[int, UnitOutcome]) -> None:
+    """Each occurrence of an Attached unit's kills or bonus XP goes to one of its units
+    (a Bodyguard and one or two Leaders), whichever the player names."""
+    errors = attached_credit_errors(army, outcomes)
+    if errors:
+        raise ValidationError(errors)
 
 
 def recording_refusal(battle: Battle, sides: list[BattleParticipant], side) -> str | None:

@@ -23,6 +23,7 @@ from campaign.access import campaigns_for_user, get_force_for_user
 from campaign.forms import add_service_errors
 from campaign.forms.imports import ImportPreview, RestoreForm, RosterSourceForm
 from campaign.models import CrusadeForce
+from campaign.oversized import answers_oversized_posts
 from campaign.rosters import ACCEPTED
 
 from ._common import posted, render_page
@@ -34,6 +35,7 @@ RESTORE = "imports/restore.html"
 
 @require_http_methods(["GET", "POST"])
 @login_required
+@answers_oversized_posts
 def force_import(request: HttpRequest) -> HttpResponse:
     """A new force from an army list."""
     return _import(request, None)
@@ -41,6 +43,7 @@ def force_import(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
+@answers_oversized_posts
 def force_import_units(request: HttpRequest, pk: int) -> HttpResponse:
     """More units for a force, from an army list."""
     force, _ = get_force_for_user(request.user, pk, write=True)
@@ -79,7 +82,9 @@ def _preview(request: HttpRequest, source: RosterSourceForm, force) -> ImportPre
 
 
 def _import(request: HttpRequest, force: CrusadeForce | None) -> HttpResponse:
-    source = RosterSourceForm(posted(request), request.FILES or None)
+    source = RosterSourceForm(
+        posted(request), request.FILES or None, oversized=getattr(request, "oversized_post", None)
+    )
     if request.method != "POST" or not source.is_valid():
         status = 400 if source.is_bound else 200
         return render_page(request, SOURCE, _context(force, form=source), status=status)

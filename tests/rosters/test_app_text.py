@@ -1,5 +1,7 @@
 """The official app's text export: its grammar, not just the shared samples."""
 
+from pathlib import Path
+
 import pytest
 
 from campaign.rosters import parse_roster
@@ -283,3 +285,51 @@ def test_it_reads_a_pasted_list_without_its_title_and_header():
     assert roster.name == ""
     assert [unit.name for unit in roster.units][:2] == ["Warboss", "Painboy"]
     assert roster.total_points == 615
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_it_reads_an_export_that_starts_without_its_title_line():
+    """Issue 18 item 7: copied from its header, the export's first line is the faction,
+    not the list's name, and the detachment stays the detachment."""
+    roster = parse_roster((FIXTURES / "necrons-app-no-title.txt").read_bytes())
+
+    assert roster.format == "wh40k-app-text"
+    assert fields(roster, "name faction detachment battle_size") == (
+        "",
+        "Necrons",
+        "Awakened Dynasty",
+        "Incursion (1000 points)",
+    )
+    assert rows_of("""
+        Overlord | 85 | 1 | C?--W
+        Technomancer | 90 | 1 | C?--- | Phylacterine Hive
+        Necron Warriors | 90 | 10 | --B--
+        Doomsday Ark | 200 | 1 | -----
+    """) == tuple(as_row(unit) for unit in roster.units)
+    assert "The file doesn't give the list's name." in roster.warnings
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Orks\nWar Horde\nIncursion (1,000 Points)",
+        "Orks\nIncursion (1000 points)\nWar Horde",
+        "Incursion (1000 points)\nOrks\nWar Horde",
+        "Orks\nWar Horde and Da Big Hunt (3 Detachment Points)\nTake and Hold\n"
+        "Strike Force (2,000 Points)",
+    ],
+    ids=["v1.29", "v1.48", "size-first", "detachment-points"],
+)
+def test_it_reads_each_header_layout_without_the_title_line(header):
+    """The same header read the same with or without the title line above it."""
+    with_title = parse_roster(ORKS.replace("Orks\nWar Horde\nIncursion (1,000 Points)", header))
+    text = ORKS.replace("Waaagh Wednesday (1,000 Points)\n\n", "")
+    without = parse_roster(text.replace("Orks\nWar Horde\nIncursion (1,000 Points)", header))
+
+    assert without.name == "" and with_title.name == "Waaagh Wednesday"
+    assert fields(without, "faction detachment battle_size") == fields(
+        with_title, "faction detachment battle_size"
+    )
+    assert without.units == with_title.units

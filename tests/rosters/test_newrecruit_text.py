@@ -1,8 +1,12 @@
 """New Recruit's text exports: the full ``[N pts]`` style and the ``(N pts)`` styles."""
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 
 from campaign.rosters import parse_roster
+from campaign.rosters.newrecruit_text import named_like_an_enhancement
 from tests.rosters.tables import as_row, cells, fields, rows_of
 
 FULL = """\
@@ -283,3 +287,86 @@ def test_it_ignores_a_unit_count_it_cannot_read(value):
     roster = parse_roster(WTC.replace("NUMBER OF UNITS: 6", f"NUMBER OF UNITS: {value}"))
     assert len(roster.units) == 6
     assert not any("units but lists" in warning for warning in roster.warnings)
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+RED_TITHE = rows_of("""
+# Both styles: the same units and Enhancement; only the "+++" style gives its cost.
+Daemon Prince of Khorne | 195 | 1 | C???W | Favoured of Khorne
+Master of Executions | 80 | 1 | C???-
+Khorne Berzerkers | 180 | 10 | -???-
+Khorne Berzerkers | 180 | 10 | -???-
+Maulerfiend | 140 | 1 | -???-
+Eightbound | 135 | 3 | -???-
+""")
+
+
+def _red_tithe(style: str):
+    return parse_roster((FIXTURES / f"world-eaters-nr-{style}.txt").read_text(encoding="utf-8"))
+
+
+def _without_battleline_and_cost(roster) -> tuple:
+    """The full style's groups say BATTLELINE; the "+++" style doesn't. Costs compared apart."""
+    return tuple(
+        dataclasses.replace(
+            as_row(unit), flags=(unit.character, None, None, None), enhancement_points=None
+        )
+        for unit in roster.units
+    )
+
+
+def test_it_reads_an_enhancement_listed_without_its_cost_in_the_full_style_by_its_name():
+    """Issue 18 item 7: ``Favoured of Khorne`` among a Daemon Prince's items is its
+    Enhancement (its points are in the unit's), not wargear; the player is told to check
+    it and type its cost."""
+    roster = _red_tithe("full")
+    prince = roster.units[0]
+
+    assert (prince.enhancement, prince.enhancement_points) == ("Favoured of Khorne", None)
+    assert prince.wargear == "Hellforged weapons, Infernal cannon"
+    assert any("Favoured of Khorne" in w and "check it" in w for w in roster.warnings)
+    assert "Icon of Khorne" in roster.units[2].wargear
+
+
+def test_it_reads_the_same_army_alike_in_the_full_and_the_plus_styles():
+    """The same army in New Recruit's full and "+++" styles: the same units, the same
+    Enhancement on the same unit; the "+++" style also gives its cost."""
+    full, wtc = _red_tithe("full"), _red_tithe("wtc")
+
+    assert (full.format, wtc.format) == ("newrecruit-text-full", "newrecruit-text-wtc")
+    assert _without_battleline_and_cost(full) == _without_battleline_and_cost(wtc) == RED_TITHE
+    assert [u.enhancement_points for u in wtc.units] == [15, None, None, None, None, None]
+    assert [u.wargear for u in full.units] == [u.wargear for u in wtc.units]
+    assert (full.faction, full.detachment) == (wtc.faction, wtc.detachment)
+
+
+@pytest.mark.parametrize(
+    ("item", "named"),
+    [
+        ("Favoured of Khorne", True),
+        ("Berzerker Glaive", True),
+        ("Pennant of Remembrance", True),
+        ("Hellforged weapons", False),
+        ("Axe of dismemberment", False),
+        ("Bolt pistol", False),
+        ("Warlord", False),
+        ("Corvex", False),
+        ("2x Shield Drone", False),
+        ("Gun Drone (Twin pulse carbine)", False),
+        ("T'au flamer", False),
+    ],
+)
+def test_it_tells_an_enhancements_name_by_its_shape(item, named):
+    """A title (every word capitalised but small joining words) is named like an
+    Enhancement; sentence-case wargear and counted items are not."""
+    assert named_like_an_enhancement(item) is named
+
+
+def test_it_guesses_no_enhancement_when_two_items_are_named_like_one():
+    text = (FIXTURES / "world-eaters-nr-full.txt").read_text(encoding="utf-8")
+    text = text.replace("Hellforged weapons", "Hellforged Weapons")
+
+    prince = parse_roster(text).units[0]
+
+    assert prince.enhancement == ""
+    assert "Favoured of Khorne" in prince.wargear

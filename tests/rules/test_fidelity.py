@@ -1,5 +1,5 @@
 """Where the app used to differ from the rules: R4.4 tables, R4.5 relic gates, R4.6
-Enhancement weapons, R6.6 Fresh Recruits, R8.7 a second Leader, R9 results and credit."""
+Enhancement weapons, R6.6 Fresh Recruits, R8.7 a second Leader, R9 results."""
 
 import pytest
 
@@ -11,7 +11,6 @@ from campaign.rules import (
     RelicCategory,
     TraitTable,
     UnitFacts,
-    attached_credit_refusal,
     check_muster,
     fitting_trait_tables,
     fresh_recruits_refusals,
@@ -167,20 +166,3 @@ def test_it_refuses_a_second_leader_unless_a_datasheet_rule_allows_it(rule, ok):
 def test_it_accepts_only_results_that_agree(results, ok):
     """R9: one side wins and the other loses, or both draw; never two victors."""
     assert (results_refusal(results) is None) is ok
-
-
-@pytest.mark.parametrize(
-    ("leader", "bodyguard", "ok"),
-    [(True, False, True), (False, True, True), (False, False, True), (True, True, False)],
-)
-def test_it_credits_an_attached_units_kills_to_leader_or_bodyguard_never_both(
-    leader, bodyguard, ok
-):
-    """R9: kills and bonus XP of an Attached unit go to the Leader or the Bodyguard."""
-    refusal = attached_credit_refusal(
-        leader="Chaplain",
-        bodyguard="Assault Squad",
-        leader_credited=leader,
-        bodyguard_credited=bodyguard,
-    )
-    assert (refusal is None) is ok

@@ -4,7 +4,14 @@ import dataclasses
 
 import pytest
 
-from campaign.rules import BATTLE_SIZES, MARK_OF_SHAME, Keyword, MusterUnit, check_muster
+from campaign.rules import (
+    BATTLE_SIZES,
+    MARK_OF_SHAME,
+    Keyword,
+    MusterUnit,
+    asks_second_leader_rule,
+    check_muster,
+)
 
 FACTION = "Adeptus Astartes"
 
@@ -211,3 +218,29 @@ def test_it_refuses_an_attached_unit_with_a_mark_of_shame_on_either_side(shamed)
     assert report.errors == (
         f"{shamed_name} bears Mark of Shame, so it can't form an Attached unit.",
     )
+
+
+K = Keyword
+
+
+@pytest.mark.parametrize(
+    ("keywords", "characters", "asked"),
+    [
+        ({K.INFANTRY}, 2, True),
+        ({K.INFANTRY, K.BATTLELINE}, 3, True),
+        ({K.MOUNTED}, 2, True),
+        (set(), 2, True),
+        ({K.INFANTRY}, 1, False),
+        ({K.INFANTRY}, 0, False),
+        ({K.CHARACTER, K.INFANTRY}, 2, False),
+        ({K.VEHICLE}, 2, False),
+        ({K.VEHICLE, K.DEDICATED_TRANSPORT}, 2, False),
+        ({K.FORTIFICATION}, 2, False),
+    ],
+)
+def test_it_asks_for_a_second_leaders_rule_only_of_a_unit_two_leaders_could_join(
+    keywords, characters, asked
+):
+    """R8.7 (decision): the muster asks which datasheet rule allows a second Leader only
+    when the army has two CHARACTERs and the unit is one a Leader joins."""
+    assert asks_second_leader_rule(keywords, characters=characters) is asked

@@ -82,6 +82,7 @@ def go_to_battle(
     results: Sequence[str] | None = None,
     outcomes: dict[Unit, UnitOutcome] | None = None,
     attachments: dict[Unit, Unit] | None = None,
+    second_leader_rules: dict[Unit, str] | None = None,
     campaign=None,
     actor=None,
 ) -> Fight:
@@ -107,6 +108,11 @@ def go_to_battle(
                 leader.pk: bodyguard.pk
                 for leader, bodyguard in attachments.items()
                 if leader.force_id == force.pk
+            },
+            second_leader_rules={
+                bodyguard.pk: rule
+                for bodyguard, rule in (second_leader_rules or {}).items()
+                if bodyguard.force_id == force.pk
             },
         )
     results = results or ["win"] + ["loss"] * (len(forces) - 1)

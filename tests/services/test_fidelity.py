@@ -362,3 +362,53 @@ def test_it_credits_an_attached_units_kills_to_one_of_its_two_units():
     battle.record()
     assert (reload(leader).units_destroyed, reload(squad).units_destroyed) == (0, 2)
     assert HistoryEntry.objects.filter(action="battle_recorded").exists()
+
+
+def test_it_refuses_the_same_kills_on_both_leaders_of_one_bodyguard():
+    """R9 (decision): with two Leaders (R8.7) each occurrence still goes to one unit: the
+    battle's kills can't be entered on both Leaders, and nothing is recorded."""
+    force = plague_force()
+    first, second = lord_of_contagion(force), lord_of_contagion(force, "Lord of Virulence")
+    marines = plague_marines(force)
+    battle = go_to_battle(
+        [first, second, marines],
+        attachments={first: marines, second: marines},
+        second_leader_rules={marines: "Two Leaders: Plague Lords"},
+        outcomes={
+            first: UnitOutcome(enemy_units_destroyed=3),
+            second: UnitOutcome(enemy_units_destroyed=3),
+        },
+    )
+    second_entry = battle.entry(second)
+
+    with refused(containing=["Lord of Virulence fought as one Attached unit"]) as refusal:
+        battle.record()
+    assert list(refusal.value.message_dict) == [f"kills_{second_entry.pk}"]
+
+    battle.report(second, UnitOutcome())
+    battle.record()
+    assert [reload(u).units_destroyed for u in (first, second, marines)] == [3, 0, 0]
+
+
+def test_it_refuses_one_agenda_on_two_units_but_lets_kills_and_an_agenda_go_to_two():
+    """R9 (decision): the kills to one unit and an Agenda's XP to another is allowed; the
+    same Agenda on two units of one Attached unit is not."""
+    force = plague_force()
+    first, second = lord_of_contagion(force), lord_of_contagion(force, "Lord of Virulence")
+    marines = plague_marines(force)
+    agenda = UnitOutcome(bonus_xp=2, bonus_xp_reason="Agenda: Cull the Horde")
+    battle = go_to_battle(
+        [first, second, marines],
+        attachments={first: marines, second: marines},
+        second_leader_rules={marines: "Two Leaders: Plague Lords"},
+        outcomes={first: UnitOutcome(enemy_units_destroyed=2), second: agenda, marines: agenda},
+    )
+
+    with refused(containing=["the bonus XP for 'Agenda: Cull the Horde' goes"]) as refusal:
+        battle.record()
+    assert list(refusal.value.message_dict) == [f"bonus_{battle.entry(marines).pk}"]
+
+    battle.report(marines, UnitOutcome())
+    battle.record()
+    assert [reload(u).xp for u in (first, second, marines)] == [1, 3, 1]
+    assert reload(first).units_destroyed == 2

@@ -8,7 +8,14 @@ from django.urls import reverse
 
 from campaign import rules, services
 from campaign.models import Battle, BattleUnit, HistoryEntry, OutOfActionTest
-from tests.factories import make_campaign, make_force, make_unit, make_user, reload
+from tests.factories import (
+    make_campaign,
+    make_character,
+    make_force,
+    make_unit,
+    make_user,
+    reload,
+)
 
 from .helpers import count_queries, past_battles, record, set_table, texts
 
@@ -442,8 +449,53 @@ def test_it_gives_an_attached_units_kills_to_one_of_its_two_units_on_the_form(cl
     one = _post_record(client, table, confirm="1", **{f"kills_{bodyguard.pk}": 2})
 
     assert "fought as one Attached unit" in both.content.decode()
+    assert both.context["form"].errors == {
+        f"kills_{bodyguard.pk}": both.context["form"].errors[f"kills_{bodyguard.pk}"]
+    }
     assert one.status_code == 302
     assert reload(bodyguard).enemy_units_destroyed == 2
+
+
+def test_it_refuses_the_same_kills_on_both_leaders_of_one_bodyguard_next_to_the_field(
+    client, unmustered
+):
+    """R9 (decision): with two Leaders (R8.7), the battle's kills go to one unit of the
+    Attached unit; the second Leader's kills box says which unit already has them."""
+    table = unmustered
+    lieutenant = make_character(table.force, name="Lieutenant Aro", datasheet="Lieutenant")
+    services.muster_army(
+        actor=table.owner,
+        participant=table.mine,
+        faction=table.force.faction,
+        detachment="Gladius",
+        units=[table.captain, lieutenant, table.squad],
+        warlord=table.captain,
+        attachments={table.captain.pk: table.squad.pk, lieutenant.pk: table.squad.pk},
+        second_leader_rules={table.squad.pk: "Leader: two CHARACTERs may join"},
+    )
+    services.muster_army(
+        actor=table.opponent,
+        participant=table.theirs,
+        faction=table.other_force.faction,
+        detachment="Gladius",
+        units=[table.enemy_captain],
+        warlord=table.enemy_captain,
+    )
+    captain, second = (table.mine.army.get(unit=u) for u in (table.captain, lieutenant))
+    both = {f"kills_{captain.pk}": 2, f"kills_{second.pk}": 2}
+
+    preview = _post_record(client, table, preview="1", **both)
+    confirm = _post_record(client, table, confirm="1", **both)
+
+    errors = preview.context["form"].errors
+    assert list(errors) == [f"kills_{second.pk}"]
+    assert (
+        "Lieutenant Aro fought as one Attached unit with Captain" in errors[f"kills_{second.pk}"][0]
+    )
+    assert "already has them" in preview.content.decode()
+    assert confirm.status_code == 200
+    assert reload(table.mine).claimed_result == ""
+    assert reload(second).enemy_units_destroyed == 0
 
 
 def test_it_starts_a_battle_with_the_force_a_campaign_page_names(client):

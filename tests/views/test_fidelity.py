@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from campaign import rules
 from campaign.models import Battle, RequisitionPurchase, Unit
-from tests.factories import make_character, reload
+from tests.factories import make_character, make_unit, reload
 
 from .helpers import record, set_table
 
@@ -115,3 +115,32 @@ def test_it_shows_both_players_why_two_victories_make_the_battle_disputed(client
         page = client.get(reverse("battle_detail", args=[table.battle.pk])).content.decode()
         assert "both claim a Victory" in page
         assert "Recorded: Victory" in page
+
+
+def test_it_asks_a_second_leaders_rule_only_of_units_two_leaders_could_join(client):
+    """R8.7 (decision): the fold-out is offered to a unit a Leader joins, not to a
+    vehicle, unless two Leaders are attached to it, when the muster check asks for it."""
+    table = set_table(muster=False)
+    second = make_character(table.force, name="Chaplain Oren")
+    tank = make_unit(table.force, name="Predator Vexus", datasheet="Predator", is_vehicle=True)
+    client.force_login(table.owner)
+    url = reverse("army_muster", args=[table.mine.pk])
+
+    page = client.get(url)
+    led_twice = client.post(
+        url,
+        {
+            "faction": table.force.faction,
+            "detachment": "Gladius Task Force",
+            "units": [table.captain.pk, second.pk, tank.pk],
+            "warlord": table.captain.pk,
+            f"attach_{table.captain.pk}": tank.pk,
+            f"attach_{second.pk}": tank.pk,
+        },
+    )
+
+    fields = page.context["form"].fields
+    assert f"second_leader_{table.squad.pk}" in fields
+    assert f"second_leader_{tank.pk}" not in fields
+    assert "Two Leaders for Predator Vexus?" not in page.content.decode()
+    assert "Two Leaders for Predator Vexus?" in led_twice.content.decode()
