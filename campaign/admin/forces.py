@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from campaign import rules, services
-from campaign.models import CARD_FIELDS, BattleHonour, BattleScar, CrusadeForce, Unit
+from campaign.models import CARD_FIELDS, BattleHonour, BattleScar, CrusadeForce, Provenance, Unit
 
 from .base import (
     CORRECTION_HELP,
@@ -190,6 +190,33 @@ class UnitInline(ReadOnlyInline):
         return unit.crusade_points
 
 
+APPROVE_RESTORED = ReasonStep(
+    title="Approve restored forces",
+    button="Approve restored force",
+    done="{count} restored force(s) approved: they may now play.",
+).of(services.approve_restored_force, "force")
+REFUSE_RESTORED = ReasonStep(
+    title="Refuse restored forces",
+    button="Refuse restored force",
+    done="{count} restored force(s) refused: they stay on record but won't play.",
+).of(services.refuse_restored_force, "force")
+
+
+class RestoredFilter(admin.SimpleListFilter):
+    """Forces restored from an export, by what the organiser decided."""
+
+    title = "restored"
+    parameter_name = "restored"
+
+    def lookups(self, request: HttpRequest, model_admin) -> list[tuple[str, str]]:
+        return list(Provenance.Approval.choices)
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() in Provenance.Approval.values:
+            return queryset.filter(provenance__approval=self.value())
+        return queryset
+
+
 @admin.register(CrusadeForce)
 class ForceAdmin(OrganiserAdmin):
     form = ForceChangeForm
@@ -203,9 +230,11 @@ class ForceAdmin(OrganiserAdmin):
         "requisition_points",
         "battle_tally",
         "victories",
+        "restored",
     ]
-    list_select_related = ["player", "campaign"]
-    list_filter = [campaign_filter(CrusadeForce), "faction"]
+    list_select_related = ["player", "campaign", "provenance"]
+    list_filter = [campaign_filter(CrusadeForce), RestoredFilter, "faction"]
+    actions = ["approve_restored_force", "refuse_restored_force"]
     search_fields = ["name", "player__username", "faction"]
     search_help_text = "Force name, player username or faction."
     readonly_fields = [
@@ -215,10 +244,11 @@ class ForceAdmin(OrganiserAdmin):
         "rp_cap",
         "banner",
         "created_at",
+        "restored",
     ]
     inlines = [UnitInline]
     fieldsets = [
-        (None, {"fields": ["name", "faction", "player", "campaign", "created_at"]}),
+        (None, {"fields": ["name", "faction", "player", "campaign", "created_at", "restored"]}),
         (
             "Tracked numbers (organiser corrections)",
             {
@@ -256,6 +286,17 @@ class ForceAdmin(OrganiserAdmin):
     @admin.display(description="RP / cap", ordering="rp")
     def requisition_points(self, force: CrusadeForce) -> str:
         return f"{force.rp} / {force.rp_cap}"
+
+    @admin.display(description="restored")
+    def restored(self, force: CrusadeForce) -> str:
+        """Where a restored force came from and what the organiser decided ("-": made here)."""
+        provenance = force.restored_from
+        if provenance is None:
+            return "-"
+        return f"{provenance.get_approval_display()}. {provenance.source}"
+
+    approve_restored_force = reason_action(APPROVE_RESTORED, "approve_restored_force")
+    refuse_restored_force = reason_action(REFUSE_RESTORED, "refuse_restored_force")
 
     def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
         """The Order of Battle inline is read-only: cards change through their own page."""

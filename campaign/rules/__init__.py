@@ -9,6 +9,12 @@ numbers) and `tables` (numbers and dice tables) hold data; `ranks`, `units`, `fo
 """
 
 from .battles import attached_credit_refusal, results_refusal
+from .cards import (
+    HeldHonour,
+    card_refusals,
+    tally_refusals,
+    xp_bound,
+)
 from .dice import (
     MAX_REROLLS,
     RandomSource,
@@ -42,8 +48,11 @@ from .force import (
     HouseRules,
     add_rp,
     check_supply,
+    most_generous,
     resources_in_campaign,
+    rp_bound,
     rp_refusal,
+    supply_limit_bound,
     supply_refusal,
 )
 from .honours import (
@@ -71,7 +80,9 @@ from .ranks import (
 )
 from .requisitions import (
     REQUISITION_DESCRIPTIONS,
+    enhancement_holder_refusals,
     fresh_recruits_refusals,
+    legendary_veteran_holder_refusals,
     requisition_cost,
     requisition_refusals,
 )
@@ -100,6 +111,7 @@ from .tables import (
     MAX_BATTLE_SCARS,
     MAX_SAME_DATASHEET,
     MAX_SAME_DATASHEET_BATTLELINE,
+    MOST_BONUS_XP_PER_BATTLE,
     NON_CHARACTER_XP_CAP,
     OUT_OF_ACTION_PASS,
     RP_PER_BATTLE,
@@ -111,6 +123,16 @@ from .tables import (
 from .units import UnitFacts, marked_for_greatness_refusal, max_battle_honours
 
 __all__ = [
+    "HeldHonour",
+    "card_refusals",
+    "tally_refusals",
+    "xp_bound",
+    "most_generous",
+    "rp_bound",
+    "supply_limit_bound",
+    "enhancement_holder_refusals",
+    "legendary_veteran_holder_refusals",
+    "MOST_BONUS_XP_PER_BATTLE",
     "fresh_recruits_refusals",
     "weapon_modification_refusal",
     "trait_table_refusal",

@@ -4,6 +4,12 @@ Each service asks `campaign.rules`, raises `ValidationError` with a message a
 player understands, and writes a `HistoryEntry` for every change.
 """
 
+from .approval import (
+    approve_restored_force,
+    play_refusal,
+    refuse_restored_force,
+    require_approved,
+)
 from .battles import (
     ForceGain,
     UnitOutcome,
@@ -82,6 +88,10 @@ from .requisitions import (
 from .restore import read_document, restore_force
 
 __all__ = [
+    "approve_restored_force",
+    "play_refusal",
+    "refuse_restored_force",
+    "require_approved",
     "ForceGain",
     "ImportPlan",
     "NewUnit",
