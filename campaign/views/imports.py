@@ -166,8 +166,8 @@ def force_restore(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request,
                 f"{force.name} is restored: {force.unit_count} units, "
-                f"{force.supply_used} of {force.supply_limit} points."
-                + (f" {waits}" if waits else ""),
+                f"{force.supply_used} of {force.supply_limit} points. "
+                f"{force.restored_from.source}" + (f" {waits}" if waits else ""),
             )
             return redirect(force)
     status = 400 if form.is_bound else 200

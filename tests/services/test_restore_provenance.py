@@ -15,8 +15,9 @@ from django.test import override_settings
 from campaign import documents, services
 from campaign.models import HistoryEntry, Provenance
 from tests.factories import make_campaign, make_user
-from tests.services.cards import krieg_force
+from tests.services.cards import commissar, krieg_force
 from tests.services.checks import refused
+from tests.services.fights import go_to_battle
 from tests.services.test_restore import exported
 from tests.services.veterans import veteran_force
 
@@ -251,3 +252,32 @@ def test_it_refuses_to_approve_a_force_that_is_not_waiting():
 
     with refused(containing=["isn't waiting for an organiser's approval"]):
         services.approve_restored_force(actor=organiser, force=force, reason="Why not")
+
+
+def test_it_refuses_to_muster_or_record_a_side_for_a_force_awaiting_approval():
+    """Defence in depth: a force can't reach a battle while it waits, but if it were in
+    one (its provenance row written directly, as a past restore would have), its player
+    could neither muster nor record for it (R8, R9)."""
+    force = krieg_force(campaign=make_campaign())
+    leader = commissar(force)
+    battle = go_to_battle([leader])
+    Provenance.objects.create(
+        force=force,
+        original_name="Elsewhere",
+        verified=False,
+        own_force=False,
+        approval=Provenance.Approval.AWAITING,
+    )
+    side = battle.participant(force)
+
+    with refused(containing=["needs the organiser's approval"]):
+        services.muster_army(
+            actor=force.player,
+            participant=side,
+            faction=force.faction,
+            detachment="Crusade detachment",
+            units=[leader],
+            warlord=leader,
+        )
+    with refused(containing=["needs the organiser's approval"]):
+        battle.record_side(force)

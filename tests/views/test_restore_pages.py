@@ -105,3 +105,22 @@ def test_it_asks_for_approval_when_another_player_restores_a_force(client):
 
     assert copy_.restored_from.blocks_play
     assert any("needs the organiser" in text for text in texts(response))
+
+
+@pytest.mark.parametrize(
+    "change, verified",
+    [
+        (lambda d: d, True),
+        (edited, False),
+        (lambda d: {k: v for k, v in d.items() if k != "signature"}, False),
+    ],
+    ids=["untouched", "edited", "unsigned"],
+)
+def test_it_tells_the_player_whether_the_file_was_a_verified_export(client, change, verified):
+    force = veteran_force()
+    copy_, response = restored(client, change(exported(force)), force=force)
+
+    [message] = texts(response)
+    assert ("a verified export of this server" in message) is verified
+    assert ("needs the organiser's approval" in message) is not verified
+    assert copy_.restored_from.verified is verified
