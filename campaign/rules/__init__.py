@@ -12,6 +12,7 @@ from .battles import attached_credit_refusal, results_refusal
 from .cards import (
     HeldHonour,
     card_refusals,
+    held_relic_refusal,
     tally_refusals,
     xp_bound,
 )
@@ -48,6 +49,7 @@ from .force import (
     HouseRules,
     add_rp,
     check_supply,
+    earned_resources_refusals,
     most_generous,
     resources_in_campaign,
     rp_bound,
@@ -123,6 +125,8 @@ from .tables import (
 from .units import UnitFacts, marked_for_greatness_refusal, max_battle_honours
 
 __all__ = [
+    "held_relic_refusal",
+    "earned_resources_refusals",
     "HeldHonour",
     "card_refusals",
     "tally_refusals",

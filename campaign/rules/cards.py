@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ._checks import require_non_negative
 from .enums import HonourCategory, Rank, RelicCategory
-from .honours import honour_refusal
+from .honours import honour_refusal, relic_taken_refusal
 from .requisitions import enhancement_holder_refusals, legendary_veteran_holder_refusals
 from .tables import (
     BATTLE_XP,
@@ -69,6 +69,13 @@ def card_refusals(unit: UnitFacts, *, honours: Sequence[HeldHonour], scars: int)
     if unit.legendary_veteran:
         reasons += [f"{reason} (R6.3)" for reason in legendary_veteran_holder_refusals(unit)]
     return list(dict.fromkeys(reasons))
+
+
+def held_relic_refusal(relic: str, *, relics_in_force: set[str]) -> str | None:
+    """R4.5: a relic held by a card arriving whole must not be held elsewhere in its
+    Order of Battle (``relics_in_force``: the relics of the cards before it)."""
+    refusal = relic_taken_refusal(relic, relics_in_force=relics_in_force)
+    return f"{refusal} (R4.5)" if refusal else None
 
 
 def xp_bound(*, battles_played: int, units_destroyed: int) -> int:

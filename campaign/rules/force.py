@@ -113,3 +113,26 @@ def supply_limit_bound(*, increases: int, house: HouseRules) -> int:
     Supply Limit requisitions can have: the starting limit plus one increase each."""
     require_non_negative(increases=increases)
     return house.starting_supply_limit + increases * house.supply_limit_increase
+
+
+def earned_resources_refusals(
+    *, battles: int, rp_in_all: int, supply_limit: int, increases: int, house: HouseRules
+) -> list[str]:
+    """R1.2/R1.5/R6.1: what a force's RP (``rp_in_all``: held plus spent) and Supply Limit
+    say that its ``battles`` and ``increases`` (Increase Supply Limit bought) couldn't have
+    given, under the bounds above. Empty if nothing."""
+    reasons: list[str] = []
+    most_rp = rp_bound(battles=battles, house=house)
+    if rp_in_all > most_rp:
+        reasons.append(
+            f"it holds and spent {rp_in_all}RP in all, but a force that fought {battles} "
+            f"battles can have had at most {most_rp}RP (R1.2, R1.5)."
+        )
+    most_supply = supply_limit_bound(increases=increases, house=house)
+    if supply_limit > most_supply:
+        reasons.append(
+            f"its Supply Limit of {supply_limit} is more than the starting limit and its "
+            f"{increases} Increase Supply Limit requisitions give (at most {most_supply}, "
+            "R1.2, R6.1)."
+        )
+    return reasons

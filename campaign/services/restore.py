@@ -273,8 +273,8 @@ def _check_force(force: dict, cards: list[_Card], house: rules.HouseRules) -> No
             if honour["category"] != rules.HonourCategory.CRUSADE_RELIC:
                 continue
             relic = honour["name"].strip().casefold()
-            if refusal := rules.relic_taken_refusal(relic, relics_in_force=carried):
-                raise ValidationError(f"{card.place}: {honour['name']}: {refusal} (R4.5)")
+            if refusal := rules.held_relic_refusal(relic, relics_in_force=carried):
+                raise ValidationError(f"{card.place}: {honour['name']}: {refusal}")
             carried.add(relic)
 
 
@@ -286,26 +286,19 @@ def _check_earned(
     the most generous of this campaign's and the default house rules)."""
     house = rules.most_generous(house, rules.DEFAULT_HOUSE_RULES)
     battles = force["battle_tally"]
-    place = f"Force '{force['name']}'"
-    rp = force["rp"] + sum(values["cost"] for values, _ in requisitions)
-    most_rp = rules.rp_bound(battles=battles, house=house)
-    if rp > most_rp:
-        raise ValidationError(
-            f"{place}: it holds and spent {rp}RP in all, but a force that fought {battles} "
-            f"battles can have had at most {most_rp}RP (R1.2, R1.5)."
-        )
-    increases = sum(
-        1
-        for values, _ in requisitions
-        if values["requisition"] == rules.Requisition.INCREASE_SUPPLY_LIMIT
+    refusals = rules.earned_resources_refusals(
+        battles=battles,
+        rp_in_all=force["rp"] + sum(values["cost"] for values, _ in requisitions),
+        supply_limit=force["supply_limit"],
+        increases=sum(
+            1
+            for values, _ in requisitions
+            if values["requisition"] == rules.Requisition.INCREASE_SUPPLY_LIMIT
+        ),
+        house=house,
     )
-    most_supply = rules.supply_limit_bound(increases=increases, house=house)
-    if force["supply_limit"] > most_supply:
-        raise ValidationError(
-            f"{place}: its Supply Limit of {force['supply_limit']} is more than the starting "
-            f"limit and its {increases} Increase Supply Limit requisitions give "
-            f"(at most {most_supply}, R1.2, R6.1)."
-        )
+    if refusals:
+        raise ValidationError(f"Force '{force['name']}': {' '.join(refusals)}")
     for card in cards:
         values = card.values
         refusals = rules.tally_refusals(
