@@ -244,11 +244,14 @@ class ForceAdmin(OrganiserAdmin):
         "rp_cap",
         "banner",
         "created_at",
-        "restored",
+        "restored_source",
     ]
     inlines = [UnitInline]
     fieldsets = [
-        (None, {"fields": ["name", "faction", "player", "campaign", "created_at", "restored"]}),
+        (
+            None,
+            {"fields": ["name", "faction", "player", "campaign", "created_at", "restored_source"]},
+        ),
         (
             "Tracked numbers (organiser corrections)",
             {
@@ -289,11 +292,18 @@ class ForceAdmin(OrganiserAdmin):
 
     @admin.display(description="restored")
     def restored(self, force: CrusadeForce) -> str:
-        """Where a restored force came from and what the organiser decided ("-": made here)."""
+        """What the organiser decided about a restored force ("-": made here)."""
+        provenance = force.restored_from
+        return "-" if provenance is None else provenance.get_approval_display()
+
+    @admin.display(description="restored from")
+    def restored_source(self, force: CrusadeForce) -> str:
+        """Where a restored force came from, and the organiser's decision with its reason."""
         provenance = force.restored_from
         if provenance is None:
             return "-"
-        return f"{provenance.get_approval_display()}. {provenance.source}"
+        reason = f" ({provenance.decision_reason})" if provenance.decision_reason else ""
+        return f"{provenance.source} {provenance.get_approval_display()}{reason}."
 
     approve_restored_force = reason_action(APPROVE_RESTORED, "approve_restored_force")
     refuse_restored_force = reason_action(REFUSE_RESTORED, "refuse_restored_force")
