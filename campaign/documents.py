@@ -8,7 +8,9 @@ card travels with it. Layout (version 1)::
      "force": {<FORCE_FIELDS>}, "totals": {...},
      "units": [{<UNIT_FIELDS>, "honours": [...], "scars": [...], "promotions": [...]}],
      "requisitions": [{<REQUISITION_FIELDS>, "unit": <index in units> | null}],
-     "history": [...]}                                  (optional)
+     "history": [...],                                  (optional)
+     "restored_from": {...},                            (a restored force's provenance)
+     "signature": "..."}                                (exports made before signing lack it)
 
 Links inside the document are indexes: an honour's ``promotion`` is an index in its
 unit's ``promotions`` and ``replaces`` an index in its unit's ``honours``; campaign

@@ -5,7 +5,7 @@ rule. Refusals raise or return player-facing text; programming errors raise Valu
 
 Layers, each importing only those above it: `enums` (named things, labels, fixed
 numbers) and `tables` (numbers and dice tables) hold data; `ranks`, `units`, `force`,
-`honours`, `scars`, `requisitions`, `muster` and `dice` hold the logic.
+`honours`, `scars`, `requisitions`, `muster`, `cards` and `dice` hold the logic.
 """
 
 from .battles import attached_credit_refusal, results_refusal
