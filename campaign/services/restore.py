@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +61,17 @@ class Restorable:
     exported_from: dict[str, Any] = field(default_factory=dict)
     """What the file says about the force it was taken from: ``player``, ``player_id``,
     ``force``, ``campaign`` (to be believed only when ``verified``)."""
+
+    @property
+    def exported_when(self):
+        """When the file says it was made (None if it doesn't say, or not as a date)."""
+        try:
+            when = parse_datetime(self.exported_at)
+        except ValueError:
+            return None
+        if when is not None and timezone.is_naive(when):
+            when = timezone.make_aware(when, datetime.UTC)
+        return when
 
     def own_force_of(self, player) -> bool:
         """Whether this is a verified export of a force of ``player``."""
@@ -353,7 +365,7 @@ def restore_force(
         original_name=original_name,
         original_owner=restorable.exported_from["player"],
         original_campaign=restorable.exported_from["campaign"],
-        exported_at=parse_datetime(restorable.exported_at or ""),
+        exported_at=restorable.exported_when,
         verified=restorable.verified,
         own_force=own,
         restored_by=common.real_user(actor),
@@ -437,7 +449,7 @@ def _new(**values) -> dict[str, list]:
 
 
 def _write_history(actor, force: CrusadeForce, units: list[Unit], restorable: Restorable) -> None:
-    exported = parse_datetime(restorable.exported_at or "")
+    exported = restorable.exported_when
     when = f"{exported:%d %b %Y}" if exported else "an unknown date"
     now = timezone.now()
     rows = [

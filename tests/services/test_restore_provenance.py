@@ -281,3 +281,19 @@ def test_it_refuses_to_muster_or_record_a_side_for_a_force_awaiting_approval():
         )
     with refused(containing=["needs the organiser's approval"]):
         battle.record_side(force)
+
+
+@pytest.mark.parametrize(
+    "exported_at", ["2026-13-45T00:00:00", "yesterday", 17, "2026-05-01T18:30:00"]
+)
+def test_it_keeps_no_date_or_the_date_the_file_gives_however_it_is_written(exported_at):
+    force = veteran_force()
+    document = edited(exported(force))
+    document["exported_at"] = exported_at
+
+    copy_ = restored(document, player=force.player, campaign=force.campaign)
+
+    when = copy_.restored_from.exported_at
+    assert (
+        (when.month, when.day) == (5, 1) if exported_at == "2026-05-01T18:30:00" else when is None
+    )
