@@ -124,3 +124,32 @@ def test_it_tells_the_player_whether_the_file_was_a_verified_export(client, chan
     assert ("a verified export of this server" in message) is verified
     assert ("needs the organiser's approval" in message) is not verified
     assert copy_.restored_from.verified is verified
+
+
+def test_it_tells_the_player_why_a_force_awaiting_approval_cannot_buy_a_requisition(client):
+    force = veteran_force()
+    copy_, _ = restored(client, edited(exported(force)), force=force)
+    url = reverse("force_requisition", args=[copy_.pk, "increase_supply_limit"])
+
+    plain = client.post(url)
+    htmx = client.post(url, headers={"HX-Request": "true"})
+
+    assert plain.status_code == 302
+    assert any("needs the organiser's approval" in text for text in texts(plain))
+    assert htmx.status_code == 400
+    assert "needs the organiser&#x27;s approval" in htmx.content.decode()
+    copy_.refresh_from_db()
+    assert copy_.supply_limit == 1200
+
+
+def test_it_refuses_to_start_a_battle_with_a_force_awaiting_approval_next_to_it(client):
+    force = veteran_force()
+    copy_, _ = restored(client, edited(exported(force)), force=force)
+    data = {"force": copy_.pk, "battle_size": "Incursion", "date": "2026-05-01"}
+
+    response = client.post(reverse("battle_create"), data)
+
+    assert response.status_code == 200, "the form again, as for the page's other refusals"
+    assert 'id="id_force_error"' in response.content.decode()
+    assert "needs the organiser&#x27;s approval" in response.content.decode()
+    assert not copy_.battle_entries.exists()
