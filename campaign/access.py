@@ -176,7 +176,11 @@ def get_force_for_user(
 
 def get_unit_for_user(user, pk: int, *, write: bool = False) -> tuple[Unit, bool]:
     """A Crusade card: as its force."""
-    unit = _fetch(Unit.objects.select_related("force__player", "force__campaign"), pk, "unit")
+    unit = _fetch(
+        Unit.objects.select_related("force__player", "force__campaign", "force__provenance"),
+        pk,
+        "unit",
+    )
     return _through_force(user, unit, unit.force, write=write)
 
 

@@ -8,12 +8,19 @@ card travels with it. Layout (version 1)::
      "force": {<FORCE_FIELDS>}, "totals": {...},
      "units": [{<UNIT_FIELDS>, "honours": [...], "scars": [...], "promotions": [...]}],
      "requisitions": [{<REQUISITION_FIELDS>, "unit": <index in units> | null}],
-     "history": [...]}                                  (optional)
+     "history": [...],                                  (optional)
+     "restored_from": {...},                            (a restored force's provenance)
+     "signature": "..."}                                (exports made before signing lack it)
 
 Links inside the document are indexes: an honour's ``promotion`` is an index in its
 unit's ``promotions`` and ``replaces`` an index in its unit's ``honours``; campaign
 content is named (``custom_content``), since ids mean nothing on another server.
 ``exported_from`` and ``totals`` are for people reading the file; a restore derives them.
+
+The server that writes a document signs it (`sign`): ``"signature"`` holds a signature
+with this server's SECRET_KEY over the canonical JSON of everything else, so a restore
+tells an untouched export of this server (`verified`) from any other file. Exports made
+before signatures have none and still read, as unverified.
 """
 
 from __future__ import annotations
@@ -22,9 +29,11 @@ import json
 from datetime import date, datetime
 from typing import Any
 
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.utils.dateparse import parse_datetime
 
 from campaign.models import (
@@ -38,6 +47,9 @@ from campaign.models import (
 )
 
 FORMAT = "crusade-force"
+SIGNATURE = "signature"
+SIGNING_SALT = "campaign.documents.export"
+"""Signatures of exports are good for nothing else, and nothing else's for exports."""
 VERSION = 1
 MAX_BYTES = 5_000_000
 """A force with a hundred units and years of history is well under this."""
@@ -83,6 +95,31 @@ SCAR_FIELDS = stored_fields(BattleScar)
 PROMOTION_FIELDS = stored_fields(Promotion)
 REQUISITION_FIELDS = stored_fields(RequisitionPurchase)
 HISTORY_FIELDS = stored_fields(HistoryEntry)
+
+
+def canonical(document: dict[str, Any]) -> str:
+    """The document as signed: sorted keys, no spaces, without its signature."""
+    body = {key: value for key, value in document.items() if key != SIGNATURE}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sign(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with this server's signature (of its JSON form) added."""
+    body = json.loads(json.dumps(document, default=_plain))
+    signature = signing.Signer(salt=SIGNING_SALT).signature(canonical(body))
+    return {**body, SIGNATURE: signature}
+
+
+def verified(document: Any) -> bool:
+    """Whether ``document`` (parsed JSON) is an untouched export signed by this server."""
+    if not isinstance(document, dict) or not isinstance(document.get(SIGNATURE), str):
+        return False
+    try:
+        text = canonical(document)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    expected = signing.Signer(salt=SIGNING_SALT).signature(text)
+    return constant_time_compare(expected, document[SIGNATURE])
 
 
 def _plain(value: Any) -> Any:

@@ -335,6 +335,15 @@ class CrusadeForce(Named):
     def house_rules(self) -> rules.HouseRules:
         return self.campaign.house_rules if self.campaign_id else rules.DEFAULT_HOUSE_RULES
 
+    @property
+    def restored_from(self) -> Provenance | None:
+        """Where a restored force came from (None for a force made here); read with the
+        force's own query where it was fetched with ``select_related("provenance")``."""
+        try:
+            return self.provenance
+        except Provenance.DoesNotExist:
+            return None
+
     def in_battle(self) -> bool:
         """Whether the force is committed to a battle that is not over: its player accepted
         (or started) it, and it has not completed, been cancelled or been voided."""
@@ -1004,6 +1013,8 @@ class HistoryAction(models.TextChoices):
     UNIT_REMOVED = "unit_removed"
     ROSTER_IMPORTED = "roster_imported"
     FORCE_RESTORED = "force_restored"
+    RESTORE_APPROVED = "restore_approved"
+    RESTORE_REFUSED = "restore_refused"
     UNIT_RESTORED = "unit_restored"
     BATTLE_STARTED = "battle_started"
     ARMY_MUSTERED = "army_mustered"
@@ -1059,6 +1070,12 @@ class HistoryEntry(models.Model):
     battle = models.ForeignKey(
         Battle, null=True, blank=True, on_delete=models.PROTECT, related_name="history"
     )
+    imported_from = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="For a row copied from a restored export: the original row as the file "
+        "gave it (its date, who it named, its text). Empty for the server's own rows.",
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -1072,6 +1089,73 @@ class HistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return self.summary
+
+    @property
+    def is_imported(self) -> bool:
+        return bool(self.imported_from)
+
+
+class Provenance(models.Model):
+    """Where a restored force came from, and whether it may play yet.
+
+    Written once by `services.restore_force`; only an organiser's decision
+    (`services.decide_restored_force`) changes ``approval``. Never restored from a file.
+    """
+
+    class Approval(models.TextChoices):
+        NOT_NEEDED = "not_needed", "Joined at once"
+        AWAITING = "awaiting", "Awaiting the organiser's approval"
+        APPROVED = "approved", "Approved by an organiser"
+        REFUSED = "refused", "Refused by an organiser"
+
+    BLOCKING = (Approval.AWAITING, Approval.REFUSED)
+    """While the approval is one of these, the force can't play (`services.require_approved`)."""
+
+    force = models.OneToOneField(CrusadeForce, on_delete=models.PROTECT, related_name="provenance")
+    original_name = models.CharField("original force", max_length=120)
+    original_owner = models.CharField(
+        "original player", max_length=150, blank=True, help_text="As the export names them."
+    )
+    original_campaign = models.CharField(max_length=120, blank=True)
+    exported_at = models.DateTimeField(null=True, blank=True)
+    verified = models.BooleanField(
+        help_text="The file was an untouched export signed by this server."
+    )
+    own_force = models.BooleanField(
+        help_text="A verified export of a force of the player who restored it."
+    )
+    restored_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    restored_at = models.DateTimeField(default=timezone.now)
+    approval = models.CharField(max_length=16, choices=Approval.choices)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        verbose_name = "restored force's provenance"
+
+    def __str__(self) -> str:
+        return f"{self.force} restored from {self.original_name}"
+
+    @property
+    def blocks_play(self) -> bool:
+        return self.approval in self.BLOCKING
+
+    @property
+    def source(self) -> str:
+        """Where the force came from, in a sentence for its pages."""
+        owner = f" of {self.original_owner}" if self.original_owner else ""
+        made = f" made {self.exported_at:%d %b %Y}" if self.exported_at else ""
+        checked = (
+            "a verified export of this server"
+            if self.verified
+            else "a file this server can't vouch for (edited, from another server, or unsigned)"
+        )
+        return f"Restored from {self.original_name}{owner}: {checked}{made}."
 
 
 class UsedFormToken(models.Model):

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from campaign import rules, services
-from campaign.models import CARD_FIELDS, BattleHonour, BattleScar, CrusadeForce, Unit
+from campaign.models import CARD_FIELDS, BattleHonour, BattleScar, CrusadeForce, Provenance, Unit
 
 from .base import (
     CORRECTION_HELP,
@@ -190,6 +190,33 @@ class UnitInline(ReadOnlyInline):
         return unit.crusade_points
 
 
+APPROVE_RESTORED = ReasonStep(
+    title="Approve restored forces",
+    button="Approve restored force",
+    done="{count} restored force(s) approved: they may now play.",
+).of(services.approve_restored_force, "force")
+REFUSE_RESTORED = ReasonStep(
+    title="Refuse restored forces",
+    button="Refuse restored force",
+    done="{count} restored force(s) refused: they stay on record but won't play.",
+).of(services.refuse_restored_force, "force")
+
+
+class RestoredFilter(admin.SimpleListFilter):
+    """Forces restored from an export, by what the organiser decided."""
+
+    title = "restored"
+    parameter_name = "restored"
+
+    def lookups(self, request: HttpRequest, model_admin) -> list[tuple[str, str]]:
+        return list(Provenance.Approval.choices)
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() in Provenance.Approval.values:
+            return queryset.filter(provenance__approval=self.value())
+        return queryset
+
+
 @admin.register(CrusadeForce)
 class ForceAdmin(OrganiserAdmin):
     form = ForceChangeForm
@@ -202,12 +229,14 @@ class ForceAdmin(OrganiserAdmin):
         "supply",
         "requisition_points",
         "battles",
+        "restored",
     ]
     """Short headers, one column for the battles and a campaign name that may wrap (a
     foreign key's column never does): every column shows beside the filter at 1280
     pixels."""
-    list_select_related = ["player", "campaign"]
-    list_filter = [campaign_filter(CrusadeForce), "faction"]
+    list_select_related = ["player", "campaign", "provenance"]
+    list_filter = [campaign_filter(CrusadeForce), RestoredFilter, "faction"]
+    actions = ["approve_restored_force", "refuse_restored_force"]
     search_fields = ["name", "player__username", "faction"]
     search_help_text = "Force name, player username or faction."
     readonly_fields = [
@@ -217,10 +246,14 @@ class ForceAdmin(OrganiserAdmin):
         "rp_cap",
         "banner",
         "created_at",
+        "restored_source",
     ]
     inlines = [UnitInline]
     fieldsets = [
-        (None, {"fields": ["name", "faction", "player", "campaign", "created_at"]}),
+        (
+            None,
+            {"fields": ["name", "faction", "player", "campaign", "created_at", "restored_source"]},
+        ),
         (
             "Tracked numbers (organiser corrections)",
             {
@@ -269,6 +302,24 @@ class ForceAdmin(OrganiserAdmin):
     @admin.display(description="campaign", ordering="campaign__name")
     def campaign_name(self, force: CrusadeForce) -> str:
         return force.campaign.name if force.campaign_id else "-"
+
+    @admin.display(description="restored")
+    def restored(self, force: CrusadeForce) -> str:
+        """What the organiser decided about a restored force ("-": made here)."""
+        provenance = force.restored_from
+        return "-" if provenance is None else provenance.get_approval_display()
+
+    @admin.display(description="restored from")
+    def restored_source(self, force: CrusadeForce) -> str:
+        """Where a restored force came from, and the organiser's decision with its reason."""
+        provenance = force.restored_from
+        if provenance is None:
+            return "-"
+        reason = f" ({provenance.decision_reason})" if provenance.decision_reason else ""
+        return f"{provenance.source} {provenance.get_approval_display()}{reason}."
+
+    approve_restored_force = reason_action(APPROVE_RESTORED, "approve_restored_force")
+    refuse_restored_force = reason_action(REFUSE_RESTORED, "refuse_restored_force")
 
     def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
         """The Order of Battle inline is read-only: cards change through their own page."""

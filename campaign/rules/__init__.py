@@ -5,7 +5,7 @@ rule. Refusals raise or return player-facing text; programming errors raise Valu
 
 Layers, each importing only those above it: `enums` (named things, labels, fixed
 numbers) and `tables` (numbers and dice tables) hold data; `ranks`, `units`, `force`,
-`honours`, `scars`, `requisitions`, `muster` and `dice` hold the logic.
+`honours`, `scars`, `requisitions`, `muster`, `cards` and `dice` hold the logic.
 """
 
 from .battles import (
@@ -15,6 +15,13 @@ from .battles import (
     CreditRefusal,
     attached_credit_refusals,
     results_refusal,
+)
+from .cards import (
+    HeldHonour,
+    card_refusals,
+    held_relic_refusal,
+    tally_refusals,
+    xp_bound,
 )
 from .dice import (
     MAX_REROLLS,
@@ -49,9 +56,13 @@ from .force import (
     HouseRules,
     add_rp,
     check_supply,
+    earned_resources_refusals,
+    most_generous,
     points_text,
     resources_in_campaign,
+    rp_bound,
     rp_refusal,
+    supply_limit_bound,
     supply_over,
     supply_refusal,
 )
@@ -87,7 +98,9 @@ from .ranks import (
 )
 from .requisitions import (
     REQUISITION_DESCRIPTIONS,
+    enhancement_holder_refusals,
     fresh_recruits_refusals,
+    legendary_veteran_holder_refusals,
     requisition_cost,
     requisition_refusals,
 )
@@ -116,6 +129,7 @@ from .tables import (
     MAX_BATTLE_SCARS,
     MAX_SAME_DATASHEET,
     MAX_SAME_DATASHEET_BATTLELINE,
+    MOST_BONUS_XP_PER_BATTLE,
     NON_CHARACTER_XP_CAP,
     OUT_OF_ACTION_PASS,
     RP_PER_BATTLE,
@@ -127,6 +141,18 @@ from .tables import (
 from .units import UnitFacts, marked_for_greatness_refusal, max_battle_honours
 
 __all__ = [
+    "held_relic_refusal",
+    "earned_resources_refusals",
+    "HeldHonour",
+    "card_refusals",
+    "tally_refusals",
+    "xp_bound",
+    "most_generous",
+    "rp_bound",
+    "supply_limit_bound",
+    "enhancement_holder_refusals",
+    "legendary_veteran_holder_refusals",
+    "MOST_BONUS_XP_PER_BATTLE",
     "fresh_recruits_refusals",
     "weapon_modification_refusal",
     "trait_table_refusal",

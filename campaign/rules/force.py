@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ._checks import require_non_negative, require_non_negative_fields
 from .errors import RuleError
+from .tables import RP_PER_BATTLE
 
 
 @dataclass(frozen=True)
@@ -116,3 +117,55 @@ def rp_refusal(*, rp: int, cost: int) -> str | None:
     if cost <= rp:
         return None
     return f"That needs {cost}RP; you have {rp}RP."
+
+
+def most_generous(*houses: HouseRules) -> HouseRules:
+    """The largest of each number of ``houses``: a bound that holds under any of them."""
+    return HouseRules(
+        **{
+            name: max(getattr(house, name) for house in houses)
+            for name in ("starting_supply_limit", "starting_rp", "rp_cap", "supply_limit_increase")
+        }
+    )
+
+
+def rp_bound(*, battles: int, house: HouseRules) -> int:
+    """R1.2/R1.5: the most RP a force that fought ``battles`` battles can have held in all
+    (what it holds now plus everything it spent).
+
+    **Bound (generous):** the starting RP, 1RP per battle, and once more the whole RP cap,
+    for an organiser's correction that topped the force up. A real force stays below it
+    unless an organiser gave it RP more than once.
+    """
+    require_non_negative(battles=battles)
+    return house.starting_rp + RP_PER_BATTLE * battles + house.rp_cap
+
+
+def supply_limit_bound(*, increases: int, house: HouseRules) -> int:
+    """R1.2/R6.1: the highest Supply Limit a force that bought ``increases`` Increase
+    Supply Limit requisitions can have: the starting limit plus one increase each."""
+    require_non_negative(increases=increases)
+    return house.starting_supply_limit + increases * house.supply_limit_increase
+
+
+def earned_resources_refusals(
+    *, battles: int, rp_in_all: int, supply_limit: int, increases: int, house: HouseRules
+) -> list[str]:
+    """R1.2/R1.5/R6.1: what a force's RP (``rp_in_all``: held plus spent) and Supply Limit
+    say that its ``battles`` and ``increases`` (Increase Supply Limit bought) couldn't have
+    given, under the bounds above. Empty if nothing."""
+    reasons: list[str] = []
+    most_rp = rp_bound(battles=battles, house=house)
+    if rp_in_all > most_rp:
+        reasons.append(
+            f"it holds and spent {rp_in_all}RP in all, but a force that fought {battles} "
+            f"battles can have had at most {most_rp}RP (R1.2, R1.5)."
+        )
+    most_supply = supply_limit_bound(increases=increases, house=house)
+    if supply_limit > most_supply:
+        reasons.append(
+            f"its Supply Limit of {supply_limit} is more than the starting limit and its "
+            f"{increases} Increase Supply Limit requisitions give (at most {most_supply}, "
+            "R1.2, R6.1)."
+        )
+    return reasons

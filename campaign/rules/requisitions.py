@@ -106,11 +106,7 @@ def _renowned_heroes_refusals(
     unit: UnitFacts, *, force_has_played: bool, unit_has_played: bool
 ) -> list[str]:
     """R6.2: who may take an Enhancement, and when."""
-    reasons: list[str] = []
-    if not unit.is_character:
-        reasons.append(f"Only a CHARACTER can take an Enhancement; {unit.name} is not one.")
-    if unit.has(Keyword.EPIC_HERO):
-        reasons.append(f"{unit.name} is an EPIC HERO and can't take an Enhancement.")
+    reasons = enhancement_holder_refusals(unit)
     if unit.has_enhancement:
         reasons.append(f"{unit.name} already has an Enhancement.")
     if unit.disgraced:
@@ -124,16 +120,32 @@ def _renowned_heroes_refusals(
     return reasons
 
 
-def _legendary_veterans_refusals(unit: UnitFacts) -> list[str]:
-    """R6.3: only a capped non-CHARACTER unit may become Legendary Veterans."""
+def enhancement_holder_refusals(unit: UnitFacts) -> list[str]:
+    """R6.2: why ``unit`` can't hold an Enhancement at all (empty if it can)."""
+    reasons: list[str] = []
+    if not unit.is_character:
+        reasons.append(f"Only a CHARACTER can take an Enhancement; {unit.name} is not one.")
+    if unit.has(Keyword.EPIC_HERO):
+        reasons.append(f"{unit.name} is an EPIC HERO and can't take an Enhancement.")
+    return reasons
+
+
+def legendary_veteran_holder_refusals(unit: UnitFacts) -> list[str]:
+    """R6.3: why ``unit`` can't be Legendary Veterans at all (empty if it can)."""
     reasons: list[str] = []
     if unit.is_character:
         reasons.append(f"{unit.name} is a CHARACTER and has no XP cap to lift.")
-    if unit.legendary_veteran:
-        reasons.append(f"{unit.name} is already Legendary Veterans.")
     if unit.no_xp:
         reasons.append(f"{unit.name} never gains XP.")
-    elif unit.xp < NON_CHARACTER_XP_CAP:
+    return reasons
+
+
+def _legendary_veterans_refusals(unit: UnitFacts) -> list[str]:
+    """R6.3: only a capped non-CHARACTER unit may become Legendary Veterans."""
+    reasons = legendary_veteran_holder_refusals(unit)
+    if unit.legendary_veteran:
+        reasons.append(f"{unit.name} is already Legendary Veterans.")
+    if not unit.no_xp and unit.xp < NON_CHARACTER_XP_CAP:
         reasons.append(
             f"{unit.name} needs {NON_CHARACTER_XP_CAP}XP for Legendary Veterans; "
             f"it has {unit.xp}XP."

@@ -24,6 +24,10 @@ DEALERS_OF_DEATH_STEP = 3
 MARKED_FOR_GREATNESS_XP = 3
 """R3.3: XP for the one unit Marked for Greatness after a battle."""
 
+MOST_BONUS_XP_PER_BATTLE = 99
+"""R3.4/R11.1: the most bonus XP (Agendas, mission rewards) one unit is credited with for
+one battle: what the record form takes. Only the restore's consistency bound uses it."""
+
 NON_CHARACTER_XP_CAP = 30
 """R3.6: XP ceiling for units that are neither CHARACTER nor Legendary Veterans."""
 

@@ -32,8 +32,9 @@ FOOTER = "Exported with Crusade Tracker"
 
 def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, Any]:
     """The force's complete Crusade state (and, with ``history``, its history), in a
-    fixed number of queries however many units it has."""
-    force = CrusadeForce.objects.select_related("player", "campaign").get(pk=force.pk)
+    fixed number of queries however many units it has. Signed by this server
+    (`documents.sign`), so that a restore can tell it was not changed."""
+    force = CrusadeForce.objects.select_related("player", "campaign", "provenance").get(pk=force.pk)
     units = list(
         force.units.order_by("created_at", "pk").prefetch_related(
             Prefetch("honours", BattleHonour.objects.select_related("custom_content")),
@@ -48,6 +49,9 @@ def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, A
         "exported_at": timezone.now().isoformat(),
         "exported_from": {
             "player": force.player.get_username(),
+            "player_id": force.player_id,
+            "force": force.name,
+            "force_id": force.pk,
             "campaign": force.campaign.name if force.campaign else None,
         },
         "force": doc.encode(force, doc.FORCE_FIELDS),
@@ -58,6 +62,8 @@ def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, A
             for purchase in force.requisitions.order_by("created_at", "pk")
         ],
     }
+    if (provenance := force.restored_from) is not None:
+        document["restored_from"] = _provenance(provenance)
     if history:
         entries = force.history.select_related("actor").order_by("created_at", "pk")
         document["history"] = [
@@ -69,7 +75,20 @@ def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, A
             )
             for entry in entries
         ]
-    return document
+    return doc.sign(document)
+
+
+def _provenance(provenance) -> dict[str, Any]:
+    """Where a restored force came from, for people reading its export (never read back:
+    the restore of this document records its own provenance)."""
+    return {
+        "force": provenance.original_name,
+        "player": provenance.original_owner,
+        "campaign": provenance.original_campaign,
+        "exported_at": provenance.exported_at.isoformat() if provenance.exported_at else None,
+        "verified": provenance.verified,
+        "approval": provenance.approval,
+    }
 
 
 def _named(row) -> str | None:

@@ -142,7 +142,7 @@ def order_of_battle_forces() -> QuerySet[CrusadeForce]:
     """Forces as the Order of Battle reads them (through their access helper): with their
     player and campaign, and whether a battle not over invited them or holds them."""
     sides = BattleParticipant.objects.filter(BattleParticipant.in_play(), force=OuterRef("pk"))
-    return CrusadeForce.objects.select_related("player", "campaign").annotate(
+    return CrusadeForce.objects.select_related("player", "campaign", "provenance").annotate(
         has_sides_in_play=Exists(sides)
     )
 

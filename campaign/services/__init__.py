@@ -4,6 +4,12 @@ Each service asks `campaign.rules`, raises `ValidationError` with a message a
 player understands, and writes a `HistoryEntry` for every change.
 """
 
+from .approval import (
+    approve_restored_force,
+    play_refusal,
+    refuse_restored_force,
+    require_approved,
+)
 from .battles import (
     ForceGain,
     UnitOutcome,
@@ -92,6 +98,10 @@ __all__ = [
     "invite_to_campaign",
     "decline_campaign_invitation",
     "accept_campaign_invitation",
+    "approve_restored_force",
+    "play_refusal",
+    "refuse_restored_force",
+    "require_approved",
     "ForceGain",
     "ImportPlan",
     "NewUnit",

@@ -42,7 +42,9 @@ def lock_force(force: CrusadeForce | int) -> CrusadeForce:
     """Re-read a force with its row locked until the transaction ends."""
     pk = force.pk if isinstance(force, CrusadeForce) else force
     return (
-        CrusadeForce.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=pk)
+        CrusadeForce.objects.select_for_update(of=("self",))
+        .select_related("campaign", "provenance")
+        .get(pk=pk)
     )
 
 
@@ -50,7 +52,7 @@ def lock_forces(pks: list[int]) -> dict[int, CrusadeForce]:
     """Lock several forces in primary-key order so two battles never deadlock."""
     forces = (
         CrusadeForce.objects.select_for_update(of=("self",))
-        .select_related("campaign")
+        .select_related("campaign", "provenance")
         .filter(pk__in=pks)
     )
     return {f.pk: f for f in forces.order_by("pk")}

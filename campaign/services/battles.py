@@ -29,6 +29,7 @@ from campaign.models import (
 )
 
 from . import _common as common
+from .approval import FIGHT, require_approved
 from .attached_credit import attached_credit_errors
 
 RESULTS = frozenset(result.value for result in rules.BattleResult)
@@ -74,6 +75,9 @@ def start_battle(
         if campaign is not None and other.campaign_id != campaign.pk:
             common.refuse(f"{other.name} is not part of {campaign.name}.", field="opponents")
     mine = locked[force.pk]
+    require_approved(mine, FIGHT, field="force")
+    for opponent in opponents:
+        require_approved(locked[opponent.pk], FIGHT, field="opponents")
     if mine.in_battle():
         common.refuse(
             f"{mine.name} is already in a battle that has not been recorded.", field="force"
@@ -224,7 +228,7 @@ def muster_army(
 ) -> rules.MusterReport:
     """Choose the army (the fields of `Army`) for a battle. Mustering again replaces the
     earlier choice."""
-    common.lock_force(participant.force_id)
+    require_approved(common.lock_force(participant.force_id), FIGHT)
     participant = BattleParticipant.objects.select_related("battle", "force").get(pk=participant.pk)
     refusal = muster_refusal(participant)
     if refusal:
@@ -466,6 +470,7 @@ def record_side(
     """
     battle, sides = lock_battle(participant.battle_id)
     side = side_of(sides, participant)
+    require_approved(side.force, FIGHT)
     _require_recordable(battle, sides, side)
     armies = _armies(battle)
     gain = _side_gain(side, result, outcomes, armies.get(side.pk, []))

@@ -10,6 +10,7 @@ from django.utils import timezone
 from campaign.models import Battle, BattleParticipant, HistoryAction
 
 from . import _common as common
+from .approval import FIGHT, require_approved
 from .battles import describe, lock_battle, require_open, side_of
 
 Invitation = BattleParticipant.Invitation
@@ -27,6 +28,8 @@ def _answer(actor, participant: BattleParticipant, answer: str, action, summary:
             f"The invitation to {side.force.name} is already answered: "
             f"{side.get_invitation_display().lower()}."
         )
+    if answer == Invitation.ACCEPTED:
+        require_approved(side.force, FIGHT)
     if answer == Invitation.ACCEPTED and side.force.in_battle():
         common.refuse(
             f"{side.force.name} is already in a battle that has not been recorded: finish "

@@ -19,6 +19,7 @@ from campaign.models import (
 )
 
 from . import _common as common
+from .approval import require_approved
 
 Req = rules.Requisition
 
@@ -144,6 +145,7 @@ class _Purchase:
 def _start(req: rules.Requisition, *, force=None, unit: Unit | None = None) -> _Purchase:
     """Lock the force, re-read the unit and ask the rules; refuses with every reason."""
     force = common.lock_force(force if unit is None else unit.force_id)
+    require_approved(force, "buy Requisitions")
     if unit is not None:
         unit = common.fresh_unit(unit)
         common.require_active(unit)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaign import documents as doc
@@ -20,6 +22,7 @@ from campaign.models import (
     HistoryAction,
     HistoryEntry,
     Promotion,
+    Provenance,
     RequisitionPurchase,
     Unit,
 )
@@ -35,6 +38,8 @@ class _Card:
     """One unit of the document, checked: its values and its rows, with their links."""
 
     values: dict[str, Any]
+    place: str = ""
+    """Where the card is in the document, for a player: "Unit 3 'Brother Tharos'"."""
     honours: list[tuple[dict, dict]] = field(default_factory=list)
     """(values, links): links hold ``promotion``, ``replaces`` and ``custom_content``."""
     scars: list[tuple[dict, str | None]] = field(default_factory=list)
@@ -48,8 +53,47 @@ class Restorable:
     force: dict[str, Any]
     cards: list[_Card]
     requisitions: list[tuple[dict, int | None]]
-    history: list[tuple[dict, int | None]]
+    history: list[tuple[dict, int | None, str]]
+    """(values, unit index, who the file says made the change)."""
     exported_at: str
+    verified: bool = False
+    """An untouched export signed by this server (`documents.verified`)."""
+    exported_from: dict[str, Any] = field(default_factory=dict)
+    """What the file says about the force it was taken from: ``player``, ``player_id``,
+    ``force``, ``campaign`` (to be believed only when ``verified``)."""
+
+    @property
+    def exported_when(self):
+        """When the file says it was made (None if it doesn't say, or not as a date)."""
+        try:
+            when = parse_datetime(self.exported_at)
+        except ValueError:
+            return None
+        if when is not None and timezone.is_naive(when):
+            when = timezone.make_aware(when, datetime.UTC)
+        return when
+
+    def own_force_of(self, player) -> bool:
+        """Whether this is a verified export of a force of ``player``."""
+        return self.verified and self.exported_from.get("player_id") == player.pk
+
+
+def _text(value: Any, most: int) -> str:
+    return value[:most] if isinstance(value, str) else ""
+
+
+def _exported_from(document: dict) -> dict[str, Any]:
+    """The export's own account of where it came from, as plain bounded values."""
+    found = document.get("exported_from")
+    found = found if isinstance(found, dict) else {}
+    player_id = found.get("player_id")
+    force = document.get("force") if isinstance(document.get("force"), dict) else {}
+    return {
+        "player": _text(found.get("player"), 150),
+        "player_id": player_id if type(player_id) is int else None,
+        "force": _text(found.get("force"), 120) or _text(force.get("name"), 120),
+        "campaign": _text(found.get("campaign"), 120),
+    }
 
 
 def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
@@ -67,7 +111,7 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
         raise ValidationError('The export has no "force" object.')
     force = doc.decode(CrusadeForce, doc.FORCE_FIELDS, force_data, "force")
     cards = [
-        _card(data, f"units[{index}]")
+        _card(data, f"units[{index}]", index)
         for index, data in enumerate(doc.check_rows(document, "units", ""))
     ]
     requisitions = [
@@ -82,6 +126,7 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
         (
             doc.decode(HistoryEntry, doc.HISTORY_FIELDS, data, where),
             doc.check_link(data.get("unit"), len(cards), f"{where}.unit"),
+            _text(data.get("by"), 150),
         )
         for index, data in enumerate(doc.check_rows(document, "history", ""))
         for where in [f"history[{index}]"]
@@ -94,15 +139,27 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
                 f"not {values['cost']}RP."
             )
     _check_force(force, cards, house)
+    verified = doc.verified(document)
+    if not verified:
+        _check_earned(force, cards, requisitions, house)
     exported_at = document.get("exported_at")
     exported_at = exported_at[:40] if isinstance(exported_at, str) else ""
-    return Restorable(force, cards, requisitions, history, exported_at)
+    return Restorable(
+        force,
+        cards,
+        requisitions,
+        history,
+        exported_at,
+        verified=verified,
+        exported_from=_exported_from(document),
+    )
 
 
-def _card(data: dict, where: str) -> _Card:
+def _card(data: dict, where: str, index: int) -> _Card:
     values = doc.decode(Unit, doc.UNIT_FIELDS, data, where)
+    place = f"Unit {index + 1} '{values['name']}'"
     where = f'{where} ("{values["name"]}")'
-    card = _Card(values)
+    card = _Card(values, place=place)
     card.promotions = [
         doc.decode(Promotion, doc.PROMOTION_FIELDS, row, f"{where}.promotions[{index}]")
         for index, row in enumerate(doc.check_rows(data, "promotions", f"{where}."))
@@ -156,19 +213,50 @@ def _check_card(card: _Card, where: str) -> None:
         raise ValidationError(f"{where}: a unit has at least one model.")
     if values["battles_survived"] > values["battles_played"]:
         raise ValidationError(f"{where}: it survived more battles than it played.")
-    character, veteran = values["is_character"], values["legendary_veteran"]
-    cap = rules.xp_cap(is_character=character, legendary_veteran=veteran)
-    if cap is not None and values["xp"] > cap:
-        raise ValidationError(f"{where}: {values['xp']}XP is above its cap of {cap}XP.")
-    honours = sum(1 for h, _ in card.honours if h["status"] == BattleHonour.Status.ACTIVE)
-    most = rules.max_battle_honours(is_character=character, legendary_veteran=veteran)
-    if honours > most:
-        raise ValidationError(f"{where}: {honours} Battle Honours held; at most {most}.")
-    scars = sum(1 for s, _ in card.scars if s["status"] == BattleScar.Status.ACTIVE)
-    if scars > rules.MAX_BATTLE_SCARS:
-        raise ValidationError(
-            f"{where}: {scars} Battle Scars held; at most {rules.MAX_BATTLE_SCARS}."
+    refusals = rules.card_refusals(
+        _facts(card), honours=_held_honours(card), scars=len(_active_scars(card))
+    )
+    if refusals:
+        raise ValidationError(f"{card.place}: {' '.join(refusals)}")
+
+
+def _active_honours(card: _Card) -> list[tuple[dict, dict]]:
+    return [(h, links) for h, links in card.honours if h["status"] == BattleHonour.Status.ACTIVE]
+
+
+def _active_scars(card: _Card) -> list[dict]:
+    return [s for s, _ in card.scars if s["status"] == BattleScar.Status.ACTIVE]
+
+
+def _facts(card: _Card) -> rules.UnitFacts:
+    """The card as the rules see it (as `Unit.facts` gives a stored one)."""
+    values = card.values
+    return rules.UnitFacts(
+        name=values["name"],
+        datasheet=values["datasheet"],
+        points=values["points"],
+        keywords=[keyword for keyword in rules.Keyword if values[keyword.field]],
+        xp=values["xp"],
+        legendary_veteran=values["legendary_veteran"],
+        has_enhancement=bool(values["enhancement"]),
+        battle_honours=len(_active_honours(card)),
+        battle_scars=tuple(scar["name"] for scar in _active_scars(card)),
+    )
+
+
+def _held_honours(card: _Card) -> list[rules.HeldHonour]:
+    held = []
+    for honour, links in _active_honours(card):
+        promotion = _at(card.promotions, links["promotion"])
+        held.append(
+            rules.HeldHonour(
+                name=honour["name"],
+                category=honour["category"],
+                relic_category=honour["relic_category"] or None,
+                rank=rules.Rank(promotion["rank"]) if promotion else None,
+            )
         )
+    return held
 
 
 def _check_force(force: dict, cards: list[_Card], house: rules.HouseRules) -> None:
@@ -189,6 +277,50 @@ def _check_force(force: dict, cards: list[_Card], house: rules.HouseRules) -> No
     )
     if refusal:
         raise ValidationError(f"The units on the Order of Battle don't fit: {refusal}")
+    carried: set[str] = set()
+    for card in cards:
+        if card.values["status"] != Unit.Status.ACTIVE:
+            continue
+        for honour, _ in _active_honours(card):
+            if honour["category"] != rules.HonourCategory.CRUSADE_RELIC:
+                continue
+            relic = honour["name"].strip().casefold()
+            if refusal := rules.held_relic_refusal(relic, relics_in_force=carried):
+                raise ValidationError(f"{card.place}: {honour['name']}: {refusal}")
+            carried.add(relic)
+
+
+def _check_earned(
+    force: dict, cards: list[_Card], requisitions: list, house: rules.HouseRules
+) -> None:
+    """What a file this server can't vouch for must also show: nothing its battles and
+    requisitions couldn't have given it (bounds of `rules.cards` and `rules.force`, under
+    the most generous of this campaign's and the default house rules)."""
+    house = rules.most_generous(house, rules.DEFAULT_HOUSE_RULES)
+    battles = force["battle_tally"]
+    refusals = rules.earned_resources_refusals(
+        battles=battles,
+        rp_in_all=force["rp"] + sum(values["cost"] for values, _ in requisitions),
+        supply_limit=force["supply_limit"],
+        increases=sum(
+            1
+            for values, _ in requisitions
+            if values["requisition"] == rules.Requisition.INCREASE_SUPPLY_LIMIT
+        ),
+        house=house,
+    )
+    if refusals:
+        raise ValidationError(f"Force '{force['name']}': {' '.join(refusals)}")
+    for card in cards:
+        values = card.values
+        refusals = rules.tally_refusals(
+            _facts(card),
+            battles_played=values["battles_played"],
+            units_destroyed=values["units_destroyed"],
+            force_battles=battles,
+        )
+        if refusals:
+            raise ValidationError(f"{card.place}: {' '.join(refusals)}")
 
 
 @transaction.atomic
@@ -205,10 +337,17 @@ def restore_force(
     Campaign content is linked by name when ``campaign`` has it; otherwise the honour or
     scar keeps its name and effect on its own. Open Out of Action tests and battles don't
     travel (they belong to the other players too).
+
+    Its `Provenance` says where it came from. Only a verified export of one of the
+    player's own forces plays at once; any other file (edited, from another server,
+    unsigned, or another player's force) waits for an organiser's approval
+    (`services.approve_restored_force`). The exported history comes as rows marked
+    imported, by the restoring player, with the original row kept as their data.
     """
     house = campaign.house_rules if campaign is not None else rules.DEFAULT_HOUSE_RULES
     restorable = read_document(document, house=house)
     require_member(player, campaign)
+    original_name = restorable.exported_from["force"] or restorable.force["name"]
     values = dict(restorable.force)
     if name.strip():
         values["name"] = name.strip()
@@ -220,6 +359,18 @@ def restore_force(
     )
     _write_rows(force, units, restorable)
     common.refresh_totals(force)
+    own = restorable.own_force_of(player)
+    force.provenance = Provenance.objects.create(
+        force=force,
+        original_name=original_name,
+        original_owner=restorable.exported_from["player"],
+        original_campaign=restorable.exported_from["campaign"],
+        exported_at=restorable.exported_when,
+        verified=restorable.verified,
+        own_force=own,
+        restored_by=common.real_user(actor),
+        approval=Provenance.Approval.NOT_NEEDED if own else Provenance.Approval.AWAITING,
+    )
     _write_history(actor, force, units, restorable)
     return force
 
@@ -267,29 +418,54 @@ def _at(rows: list, index: int | None):
     return None if index is None else rows[index]
 
 
+def _imported(actor, force, unit, values: dict, by: str, now) -> HistoryEntry:
+    """A history row of the export, copied as data: the restoring player is its actor and
+    now its date; the file's own date, author and text are kept in ``imported_from``."""
+    original = {
+        "created_at": values["created_at"].isoformat(),
+        "by": by,
+        "action": values["action"],
+        "summary": values["summary"],
+        "reason": values["reason"],
+    }
+    if values["imported_from"]:
+        original["imported_from"] = values["imported_from"]
+    row = common.history_row(
+        actor,
+        values["action"],
+        f"Imported: {values['summary']}",
+        force=force,
+        unit=unit,
+        changed=values["changes"],
+        reason=values["reason"],
+    )
+    row.created_at, row.imported_from = now, original
+    return row
+
+
 def _new(**values) -> dict[str, list]:
     """History's {field: [before, after]} for values that had no before."""
     return {name: [None, value] for name, value in values.items()}
 
 
 def _write_history(actor, force: CrusadeForce, units: list[Unit], restorable: Restorable) -> None:
-    exported = parse_datetime(restorable.exported_at or "")
+    exported = restorable.exported_when
     when = f"{exported:%d %b %Y}" if exported else "an unknown date"
+    now = timezone.now()
     rows = [
-        HistoryEntry(
-            force=force,
-            campaign_id=force.campaign_id,
-            unit=_at(units, at),
-            **values,
-        )
-        for values, at in restorable.history
+        _imported(actor, force, _at(units, at), values, by, now)
+        for values, at, by in restorable.history
     ]
+    provenance = force.provenance
+    checked = "a verified export" if provenance.verified else "an unverified file"
+    waits = "; awaiting the organiser's approval" if provenance.blocks_play else ""
     rows.append(
         common.history_row(
             actor,
             HistoryAction.FORCE_RESTORED,
-            f"{force.name} restored from a Crusade export of {when} "
-            f"({len(units)} units, {force.supply_used} points)",
+            f"{force.name} restored from {checked} of {when}: {provenance.original_name}"
+            f"{' of ' + provenance.original_owner if provenance.original_owner else ''} "
+            f"({len(units)} units, {force.supply_used} points){waits}",
             force=force,
             changed=_new(supply_limit=force.supply_limit, rp=force.rp),
         )

@@ -167,10 +167,12 @@ def force_restore(request: HttpRequest) -> HttpResponse:
                 error = ValidationError({"file": error.messages})
             add_service_errors(form, error)
         else:
+            waits = services.play_refusal(force, "fight battles or buy Requisitions")
             messages.success(
                 request,
                 f"{force.name} is restored: {force.unit_count} units, "
-                f"{force.supply_used} of {force.supply_limit} points.",
+                f"{force.supply_used} of {force.supply_limit} points. "
+                f"{force.restored_from.source}" + (f" {waits}" if waits else ""),
             )
             return redirect(force)
     status = 400 if form.is_bound else 200

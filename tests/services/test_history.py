@@ -212,6 +212,12 @@ CALLS: dict[str, Callable[[World], object]] = {
         document=selectors.force_document(w.force),
         name="Restored",
     ),
+    "approve_restored_force": lambda w: services.approve_restored_force(
+        actor=w.organiser, force=awaiting_approval(w), reason="Paper roster checked"
+    ),
+    "refuse_restored_force": lambda w: services.refuse_restored_force(
+        actor=w.organiser, force=awaiting_approval(w), reason="Not the roster we saw"
+    ),
 }
 
 
@@ -219,6 +225,15 @@ def invited(w: World):
     """The world's organiser invites its player to organise the campaign."""
     return services.invite_to_campaign(
         actor=w.organiser, user=w.actor, campaign=w.campaign, role="organiser"
+    )
+
+
+def awaiting_approval(w: World):
+    """The world's force restored from its export with one word changed: unverified."""
+    document = selectors.force_document(w.force)
+    document["force"] = {**document["force"], "goals": "Edited by hand"}
+    return services.restore_force(
+        actor=w.actor, player=w.actor, campaign=w.campaign, document=document, name="Copy"
     )
 
 
@@ -252,6 +267,8 @@ def test_it_covers_every_service_that_changes_state():
         "roster_card",
         "split_unit_key",
         "unique_names",
+        "play_refusal",
+        "require_approved",
     }
     assert changers == set(CALLS)
 

@@ -167,7 +167,10 @@ def test_it_restores_a_downloaded_export_as_a_new_force_of_the_player(client):
         force.campaign,
         2,
     )
-    assert "Brought back is restored: 2 units, 155 of 1200 points." in texts(response)
+    [message] = texts(response)
+    assert message.startswith("Brought back is restored: 2 units, 155 of 1200 points.")
+    assert "a verified export of this server" in message
+    assert "needs the organiser's approval" in message, "another player's force waits"
 
 
 @pytest.mark.parametrize(
