@@ -1,6 +1,6 @@
-"""The armies of the benchmark league, after the real army lists in shared/rosters.
+"""The armies of the benchmark league, after the real army lists in tests/rosters/samples.
 
-Datasheets, points and model counts follow those exports (see shared/rosters/SOURCES.md);
+Datasheets, points and model counts follow those exports (see tests/rosters/samples/SOURCES.md);
 each faction gets a few more common datasheets so that a force of 200 units still
 musters legal armies (at most three units of one datasheet, six if BATTLELINE or
 DEDICATED TRANSPORT). Names are made up in each faction's style.
