@@ -20,6 +20,7 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
+from django.utils.text import capfirst
 
 COLUMN_RANGES: dict[str, tuple[int, int]] = BaseDatabaseOperations.integer_field_ranges
 """The least and most value of each kind of integer column, on every database."""
@@ -38,13 +39,24 @@ def declared_range(field: models.Field) -> tuple[int | None, int | None]:
     return max(lows, default=None), min(highs, default=None)
 
 
+def range_message(least: int, most: int) -> str:
+    """What a form says next to a number out of its bounds."""
+    return f"Use a whole number from {least} to {most}."
+
+
 class Bounded:
     """A model number field whose form fields carry its declared bounds."""
 
     def formfield(self, **kwargs: Any) -> forms.Field:
         if not self.choices:
             least, most = declared_range(self)
-            kwargs = {"min_value": least, "max_value": most, **kwargs}
+            least, most = (
+                kwargs.setdefault("min_value", least),
+                kwargs.setdefault("max_value", most),
+            )
+            message = range_message(least, most)
+            messages = {"min_value": message, "max_value": message}
+            kwargs["error_messages"] = {**messages, **kwargs.get("error_messages", {})}
         return super().formfield(**kwargs)
 
     def deconstruct(self) -> tuple:
@@ -66,6 +78,21 @@ class BoundedPositiveSmallIntegerField(Bounded, models.PositiveSmallIntegerField
 def count(most: int, *args: Any, least: int = 0, **kwargs: Any) -> BoundedPositiveIntegerField:
     """A whole number from ``least`` to ``most`` (``args`` and ``kwargs``: the field's)."""
     return BoundedPositiveIntegerField(*args, validators=between(least, most), **kwargs)
+
+
+def out_of_range(model: type[models.Model], values: dict[str, Any]) -> dict[str, str]:
+    """What is wrong with each of ``values`` that a bounded number field of ``model``
+    cannot hold, by field: for a service given numbers no form checked (an army list)."""
+    found = {}
+    for name, value in values.items():
+        field = model._meta.get_field(name)
+        if not isinstance(field, Bounded) or not isinstance(value, int):
+            continue
+        least, most = declared_range(field)
+        if not least <= value <= most:
+            label = capfirst(field.verbose_name)
+            found[name] = f"{label} must be from {least} to {most}, not {value}."
+    return found
 
 
 def number_field(model: type[models.Model], name: str, **kwargs: Any) -> forms.Field:

@@ -140,7 +140,9 @@ class ImportUnitForm(forms.Form):
     keep = forms.BooleanField(required=False, initial=True)
     name = forms.CharField(required=False, max_length=120, label="Name on its Crusade card")
     keep_enhancement = forms.BooleanField(required=False, initial=True)
-    enhancement_points = number_field(Unit, "enhancement_points", required=False, help_text="")
+    enhancement_points = number_field(
+        Unit, "enhancement_points", required=False, initial=None, help_text=""
+    )
 
     def __init__(
         self, *args, unit: RosterUnit, name: str, index: int, enhance: bool = True, **kwargs

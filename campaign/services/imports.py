@@ -12,12 +12,13 @@ the index being the unit's place in the ``units`` given.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 
 from campaign import rules
+from campaign.bounds import out_of_range
 from campaign.models import Campaign, CrusadeForce, HistoryAction, Unit
 from campaign.rosters import RosterUnit
 
@@ -200,6 +201,9 @@ def plan_import(
     refusals: dict[str, str] = {}
     if refusal := rules.supply_refusal(supply_used=used, supply_limit=limit, extra_points=points):
         refusals[SUPPLY] = f"The units ticked come to {points} points. {refusal}"
+    for index, unit in enumerate(units):
+        for name, message in out_of_range(Unit, asdict(unit)).items():
+            refusals[unit_key(index, name)] = f"{unit.name}: {message}"
     costs: list[int] = []
     for index, unit in enumerate(units):
         if not unit.enhancement.strip():
