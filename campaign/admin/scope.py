@@ -176,9 +176,14 @@ class CampaignFilter(admin.SimpleListFilter):
         return [(c.pk, c.name) for c in campaigns]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        if self.value():
-            return queryset.filter(**{self.campaign_path: self.value()})
-        return queryset
+        """Only a campaign the filter offers: the value comes from the address, and a
+        number no id can be (10**30) or text reached the database (a 500)."""
+        if not self.value():
+            return queryset
+        offered = {str(pk): pk for pk, _ in self.lookup_choices}
+        if self.value() not in offered:
+            return queryset.none()
+        return queryset.filter(**{self.campaign_path: offered[self.value()]})
 
 
 def campaign_filter(model: type[Model]) -> type[CampaignFilter]:

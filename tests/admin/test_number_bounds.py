@@ -195,3 +195,42 @@ def test_it_still_takes_the_cap_itself(organiser_client, world):
     saved(response, "force_corrected")
     assert reload(world).supply_limit == MOST_SUPPLY
     assert CrusadeForce.objects.filter(supply_limit__gt=MOST_SUPPLY).count() == 0
+
+
+def list_parameters(model_admin) -> list[str]:
+    """What a changelist reads from its query: each filter's parameter, a page, an order
+    and a search."""
+    names = ["p", "o", "q"]
+    for entry in model_admin.list_filter:
+        if isinstance(entry, type) and issubclass(entry, admin.SimpleListFilter):
+            names.append(entry.parameter_name)
+        elif isinstance(entry, str):
+            names.append(f"{entry}__exact")
+    return names
+
+
+def test_it_answers_an_out_of_range_list_filter_without_a_server_error(organiser_client, world):
+    """A list's filters take numbers from the address (a campaign's id): 10**30, 2**63
+    and text were a 500 on the lists filtered by campaign."""
+    failures = []
+    for model, model_admin in admin.site._registry.items():
+        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        for name in list_parameters(model_admin):
+            for value in [str(HUGE), str(2**63), str(PAST_INTEGER_COLUMN), "-1", "twelve"]:
+                response = organiser_client.get(url, {name: value})
+                if response.status_code >= 500:
+                    failures.append(f"{url}?{name}={value}: {response.status_code}")
+    assert not failures, "\n".join(failures)
+
+
+def test_it_lists_only_the_campaign_a_filter_names(organiser_client, world, rival_campaign):
+    """The filter takes only the campaigns it offers: another organiser's campaign, like
+    a number no campaign has, lists nothing."""
+    rival = make_force(campaign=rival_campaign, name="Blood Axes")
+    url = reverse("admin:campaign_crusadeforce_changelist")
+
+    mine = organiser_client.get(url, {"campaign": world.campaign_id})
+    theirs = organiser_client.get(url, {"campaign": rival.campaign_id})
+
+    assert list(mine.context["cl"].result_list) == [world]
+    assert list(theirs.context["cl"].result_list) == []
