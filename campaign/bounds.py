@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import connections, models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.text import capfirst
 
@@ -93,6 +94,20 @@ def out_of_range(model: type[models.Model], values: dict[str, Any]) -> dict[str,
             label = capfirst(field.verbose_name)
             found[name] = f"{label} must be from {least} to {most}, not {value}."
     return found
+
+
+def fits_column(field: models.Field, value: Any, using: str = "default") -> bool:
+    """Whether ``value`` reads as a whole number of ``field`` that its column can hold: a
+    row's id typed into an address or a form (10**30 or text must not reach the database,
+    which SQLite cannot even compare past 64 bits)."""
+    try:
+        number = field.to_python(value)
+    except ValidationError:
+        return False
+    if not isinstance(number, int):
+        return False
+    least, most = connections[using].ops.integer_field_range(field.get_internal_type())
+    return least <= number <= most
 
 
 def number_field(model: type[models.Model], name: str, **kwargs: Any) -> forms.Field:

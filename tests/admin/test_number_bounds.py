@@ -234,3 +234,28 @@ def test_it_lists_only_the_campaign_a_filter_names(organiser_client, world, riva
 
     assert list(mine.context["cl"].result_list) == [world]
     assert list(theirs.context["cl"].result_list) == []
+
+
+def test_it_refuses_an_action_on_rows_no_id_can_name(organiser_client, organiser, world):
+    """Each action of each admin (void, remove, retire), asked for and applied, on a row
+    ticked as 10**30, 2**63 or text: the list again with a message, and nothing changed
+    (it was a 500)."""
+    request = RequestFactory().get("/admin/")
+    request.user = organiser
+    failures, walked = [], 0
+    for model, model_admin in admin.site._registry.items():
+        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        actions = (
+            model_admin.get_actions(request) if model_admin.has_view_permission(request) else {}
+        )
+        for action in actions:
+            for ticked in [str(HUGE), str(2**63), "twelve"]:
+                for step in [{}, {"apply": "yes", "reason": REASON}]:
+                    before = fingerprint()
+                    data = {"action": action, "_selected_action": [ticked], **step}
+                    response = organiser_client.post(url, data)
+                    walked += 1
+                    if response.status_code != 302 or fingerprint() != before:
+                        failures.append(f"{url} {action} {ticked}: {response.status_code}")
+    assert walked >= 18
+    assert not failures, "\n".join(failures)
