@@ -83,10 +83,12 @@ def count(most: int, *args: Any, least: int = 0, **kwargs: Any) -> BoundedPositi
 
 def out_of_range(model: type[models.Model], values: dict[str, Any]) -> dict[str, str]:
     """What is wrong with each of ``values`` that a bounded number field of ``model``
-    cannot hold, by field: for a service given numbers no form checked (an army list)."""
+    cannot hold, by field: for a service given numbers no form checked (an army list,
+    an admin's correction, a Requisition)."""
     found = {}
+    fields = {field.name: field for field in model._meta.concrete_fields}
     for name, value in values.items():
-        field = model._meta.get_field(name)
+        field = fields.get(name)
         if not isinstance(field, Bounded) or not isinstance(value, int):
             continue
         least, most = declared_range(field)

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Case, F, PositiveBigIntegerField, Value, When
 
 from campaign import once, rules
+from campaign.bounds import out_of_range
 from campaign.models import (
     Battle,
     Campaign,
@@ -115,7 +116,11 @@ def snapshot(obj: Any, fields: list[str] | tuple[str, ...]) -> dict[str, Any]:
 
 
 def apply_changes(obj: Any, fields: list[str] | tuple[str, ...], values: dict[str, Any]):
-    """Set ``values`` on ``obj``; return {field: [before, after]} for what really changed."""
+    """Set ``values`` on ``obj``; return {field: [before, after]} for what really changed.
+
+    A number its model field cannot hold is refused by its field, before anything is set."""
+    if wrong := out_of_range(type(obj), values):
+        raise ValidationError({field: [message] for field, message in wrong.items()})
     before = snapshot(obj, fields)
     for key, value in values.items():
         setattr(obj, key, value)
