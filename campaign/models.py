@@ -64,8 +64,9 @@ def house_rule(name: str, meaning: str) -> BoundedPositiveIntegerField:
     most = MOST_RP if "rp" in name else MOST_SUPPLY
     least = LEAST_RP_CAP if name == "rp_cap" else 0
     rulebook = getattr(HOUSE, name)
+    label = name.replace("_", " ").replace("rp", "RP")
     return count(
-        most, least=least, default=rulebook, help_text=f"{meaning} (rulebook: {rulebook})."
+        most, label, least=least, default=rulebook, help_text=f"{meaning} (rulebook: {rulebook})."
     )
 
 

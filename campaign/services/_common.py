@@ -119,12 +119,18 @@ def apply_changes(obj: Any, fields: list[str] | tuple[str, ...], values: dict[st
     """Set ``values`` on ``obj``; return {field: [before, after]} for what really changed.
 
     A number its model field cannot hold is refused by its field, before anything is set."""
-    if wrong := out_of_range(type(obj), values):
-        raise ValidationError({field: [message] for field, message in wrong.items()})
+    refuse_out_of_range(type(obj), values)
     before = snapshot(obj, fields)
     for key, value in values.items():
         setattr(obj, key, value)
     return changes(before, snapshot(obj, fields))
+
+
+def refuse_out_of_range(model: type, values: dict[str, Any]) -> None:
+    """Refuse, by field, each of ``values`` that a number field of ``model`` cannot hold
+    (`campaign.bounds`): a service may be given numbers no form checked."""
+    if wrong := out_of_range(model, values):
+        raise ValidationError({field: [message] for field, message in wrong.items()})
 
 
 def save_changes(obj: Any, diff: dict, actor, action, summary: str, **about) -> None:

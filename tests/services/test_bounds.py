@@ -5,8 +5,8 @@ increase. Before, 10**30 reached the database (a 500) and 2**31 was stored."""
 import pytest
 
 from campaign import services
-from campaign.models import MOST_POINTS, MOST_SUPPLY, MOST_TALLY, CrusadeForce
-from tests.factories import make_campaign
+from campaign.models import MOST_POINTS, MOST_RP, MOST_SUPPLY, MOST_TALLY, Campaign, CrusadeForce
+from tests.factories import make_campaign, make_user
 from tests.services.cards import krieg_force, krieg_squad
 from tests.services.checks import refused
 
@@ -61,3 +61,22 @@ def test_it_refuses_a_supply_limit_increase_past_the_most_a_force_holds():
         services.increase_supply_limit(actor=force.player, force=force)
 
     assert CrusadeForce.objects.get(pk=force.pk).supply_limit == MOST_SUPPLY
+
+
+@pytest.mark.parametrize("value", [HUGE, 2**31])
+def test_it_refuses_a_new_campaigns_house_rule_past_its_bound(value):
+    organiser = make_user("warmaster")
+
+    with refused(f"Starting supply limit must be from 0 to {MOST_SUPPLY}, not {value}."):
+        services.create_campaign(actor=organiser, name="Nachmund", starting_supply_limit=value)
+
+    assert not Campaign.objects.filter(name="Nachmund").exists()
+
+
+def test_it_refuses_a_house_rule_change_past_its_bound():
+    campaign = make_campaign()
+
+    with refused(f"RP cap must be from 1 to {MOST_RP}, not {MOST_RP + 1}.") as info:
+        services.set_house_rules(actor=None, campaign=campaign, rp_cap=MOST_RP + 1)
+
+    assert list(info.value.error_dict) == ["rp_cap"]
