@@ -51,11 +51,9 @@ class Bounded:
     def formfield(self, **kwargs: Any) -> forms.Field:
         if not self.choices:
             least, most = declared_range(self)
-            least, most = (
-                kwargs.setdefault("min_value", least),
-                kwargs.setdefault("max_value", most),
-            )
-            message = range_message(least, most)
+            kwargs.setdefault("min_value", least)
+            kwargs.setdefault("max_value", most)
+            message = range_message(kwargs["min_value"], kwargs["max_value"])
             messages = {"min_value": message, "max_value": message}
             kwargs["error_messages"] = {**messages, **kwargs.get("error_messages", {})}
         return super().formfield(**kwargs)

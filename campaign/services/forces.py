@@ -9,7 +9,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign import pictures, rules
-from campaign.bounds import out_of_range
 from campaign.models import (
     CARD_FIELDS,
     BattleParticipant,
@@ -179,8 +178,7 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
     if not name:
         common.refuse("Give the unit a name.", field="name")
     _check_name_free(force, name)
-    if wrong := out_of_range(Unit, dataclasses.asdict(unit)):
-        raise ValidationError({field: [message] for field, message in wrong.items()})
+    common.refuse_out_of_range(Unit, dataclasses.asdict(unit))
     if unit.max_model_count is not None and unit.model_count > unit.max_model_count:
         common.refuse("The unit has more models than its datasheet maximum.", field="model_count")
     if unit.counts_towards_supply:
