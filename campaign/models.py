@@ -11,13 +11,18 @@ from dataclasses import dataclass
 from functools import partial
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
 from campaign import rules
+from campaign.bounds import (
+    BoundedPositiveIntegerField,
+    BoundedPositiveSmallIntegerField,
+    between,
+    count,
+)
 
 
 def new_invite_code() -> str:
@@ -40,23 +45,28 @@ EFFECT_LENGTH = 1000
 
 MOST_POINTS = 10_000
 """Points of one unit: a Knight or a Titan costs hundreds, never ten thousand."""
+MOST_ENHANCEMENT_POINTS = 1000
+"""Points of one Enhancement: tens in the rulebook."""
 MOST_MODELS = 200
+LEAST_MODELS = 1
+"""A card has models (the `unit_has_models` constraint)."""
 MOST_SUPPLY = 1_000_000
 MOST_RP = 100
+LEAST_RP_CAP = 1
+"""A force can hold some RP (the `campaign_rp_cap_positive` constraint)."""
 MOST_TALLY = 100_000
+D6 = (1, 6)
+"""What a D6 rolls (the `ooa_roll_is_a_d6` constraint)."""
 
 
-def up_to(most: int) -> list:
-    """The validators of a number that fits its use: 0 to ``most``."""
-    return [MaxValueValidator(most)]
-
-
-def house_rule(name: str, meaning: str) -> models.PositiveIntegerField:
+def house_rule(name: str, meaning: str) -> BoundedPositiveIntegerField:
     """A number of a campaign's house rules, defaulting to the rulebook's."""
     most = MOST_RP if "rp" in name else MOST_SUPPLY
+    least = LEAST_RP_CAP if name == "rp_cap" else 0
     rulebook = getattr(HOUSE, name)
-    return models.PositiveIntegerField(
-        validators=up_to(most), default=rulebook, help_text=f"{meaning} (rulebook: {rulebook})."
+    label = name.replace("_", " ").replace("rp", "RP")
+    return count(
+        most, label, least=least, default=rulebook, help_text=f"{meaning} (rulebook: {rulebook})."
     )
 
 
@@ -107,7 +117,9 @@ class Campaign(Named):
             models.CheckConstraint(
                 condition=Q(starting_rp__lte=F("rp_cap")), name="campaign_starting_rp_within_cap"
             ),
-            models.CheckConstraint(condition=Q(rp_cap__gte=1), name="campaign_rp_cap_positive"),
+            models.CheckConstraint(
+                condition=Q(rp_cap__gte=LEAST_RP_CAP), name="campaign_rp_cap_positive"
+            ),
         ]
 
     @property
@@ -272,13 +284,16 @@ class CrusadeForce(Named):
     )
     name = models.CharField(max_length=120)
     faction = models.CharField(max_length=120)
-    supply_limit = models.PositiveIntegerField(validators=up_to(MOST_SUPPLY))
-    rp = models.PositiveIntegerField("RP", validators=up_to(MOST_RP))
-    rp_cap = models.PositiveIntegerField(
-        "RP cap", help_text="Copied from the campaign's house rules; kept in step by a service."
+    supply_limit = count(MOST_SUPPLY)
+    rp = count(MOST_RP, "RP")
+    rp_cap = count(
+        MOST_RP,
+        "RP cap",
+        least=LEAST_RP_CAP,
+        help_text="Copied from the campaign's house rules; kept in step by a service.",
     )
-    battle_tally = models.PositiveIntegerField(default=0, validators=up_to(MOST_TALLY))
-    victories = models.PositiveIntegerField(default=0, validators=up_to(MOST_TALLY))
+    battle_tally = count(MOST_TALLY, default=0)
+    victories = count(MOST_TALLY, default=0)
     goals = models.TextField(blank=True, max_length=NOTE_LENGTH)
     victories_notes = models.TextField("notable victories", blank=True, max_length=NOTE_LENGTH)
     vendettas = models.TextField(blank=True, max_length=NOTE_LENGTH)
@@ -399,17 +414,18 @@ class Unit(Named):
     models_description = models.CharField(
         "models", max_length=255, blank=True, help_text="Which models and how many."
     )
-    model_count = models.PositiveIntegerField(default=1, validators=up_to(MOST_MODELS))
-    max_model_count = models.PositiveIntegerField(
-        validators=up_to(MOST_MODELS),
+    model_count = count(MOST_MODELS, least=LEAST_MODELS, default=1)
+    max_model_count = count(
+        MOST_MODELS,
+        least=LEAST_MODELS,
         null=True,
         blank=True,
         help_text="The datasheet's maximum number of models.",
     )
     wargear = models.TextField(blank=True, max_length=EFFECT_LENGTH)
-    points = models.PositiveIntegerField(validators=up_to(MOST_POINTS))
+    points = count(MOST_POINTS)
     enhancement = models.CharField(max_length=120, blank=True)
-    enhancement_points = models.PositiveIntegerField(default=0, validators=up_to(MOST_POINTS))
+    enhancement_points = count(MOST_ENHANCEMENT_POINTS, default=0)
     enhancement_weapon = models.CharField(
         max_length=120,
         blank=True,
@@ -428,10 +444,10 @@ class Unit(Named):
         default=True, help_text="Untick for units a faction rule leaves out of Supply Used."
     )
     legendary_veteran = models.BooleanField(default=False)
-    xp = models.PositiveIntegerField("XP", default=0, validators=up_to(MOST_TALLY))
-    battles_played = models.PositiveIntegerField(default=0, validators=up_to(MOST_TALLY))
-    battles_survived = models.PositiveIntegerField(default=0, validators=up_to(MOST_TALLY))
-    units_destroyed = models.PositiveIntegerField(default=0, validators=up_to(MOST_TALLY))
+    xp = count(MOST_TALLY, "XP", default=0)
+    battles_played = count(MOST_TALLY, default=0)
+    battles_survived = count(MOST_TALLY, default=0)
+    units_destroyed = count(MOST_TALLY, default=0)
     notes = models.TextField(blank=True, max_length=NOTE_LENGTH)
     picture = models.ImageField(upload_to="units/", blank=True)
     thumbnail = models.ImageField(upload_to="units/thumbs/", blank=True)
@@ -461,7 +477,9 @@ class Unit(Named):
                 | Q(status="removed", removed_at__isnull=False),
                 name="unit_removed_has_date",
             ),
-            models.CheckConstraint(condition=Q(model_count__gte=1), name="unit_has_models"),
+            models.CheckConstraint(
+                condition=Q(model_count__gte=LEAST_MODELS), name="unit_has_models"
+            ),
         ]
 
     @property
@@ -759,8 +777,8 @@ class BattleParticipant(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     mustered = models.BooleanField(default=False)
-    rp_before = models.PositiveIntegerField(null=True, blank=True)
-    rp_after = models.PositiveIntegerField(null=True, blank=True)
+    rp_before = count(MOST_RP, null=True, blank=True)
+    rp_after = count(MOST_RP, null=True, blank=True)
 
     class Meta:
         ordering = ["battle", "pk"]
@@ -839,9 +857,9 @@ class BattleUnit(models.Model):
         help_text="The transport this unit starts in.",
     )
     destroyed = models.BooleanField(default=False)
-    enemy_units_destroyed = models.PositiveIntegerField(default=0)
+    enemy_units_destroyed = count(MOST_TALLY, default=0)
     marked_for_greatness = models.BooleanField(default=False)
-    bonus_xp = models.PositiveIntegerField(default=0)
+    bonus_xp = count(MOST_TALLY, default=0)
     bonus_xp_reason = models.CharField(max_length=255, blank=True)
     second_leader_rule = models.CharField(
         max_length=255,
@@ -849,9 +867,9 @@ class BattleUnit(models.Model):
         help_text="For a Bodyguard with two Leaders: the datasheet rule that allows it.",
     )
     # What recording the battle did, kept so a void reverses it exactly.
-    xp_before = models.PositiveIntegerField(null=True, blank=True)
-    xp_after = models.PositiveIntegerField(null=True, blank=True)
-    promotions_earned = models.PositiveIntegerField(default=0)
+    xp_before = count(MOST_TALLY, null=True, blank=True)
+    xp_after = count(MOST_TALLY, null=True, blank=True)
+    promotions_earned = count(MOST_TALLY, default=0)
 
     class Meta:
         ordering = ["participant", "pk"]
@@ -895,7 +913,7 @@ class OutOfActionTest(models.Model):
     )
     unit = models.ForeignKey(Unit, on_delete=models.PROTECT, related_name="out_of_action_tests")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
-    roll = models.PositiveSmallIntegerField(null=True, blank=True)
+    roll = BoundedPositiveSmallIntegerField(null=True, blank=True, validators=between(*D6))
     rolled_by_app = models.BooleanField(default=False)
     outcome = models.CharField(max_length=20, choices=rules_choices(rules.OutOfAction), blank=True)
     honour_lost = models.ForeignKey(
@@ -914,7 +932,7 @@ class OutOfActionTest(models.Model):
         verbose_name = "Out of Action test"
         constraints = [
             models.CheckConstraint(
-                condition=Q(roll__isnull=True) | Q(roll__gte=1, roll__lte=6),
+                condition=Q(roll__isnull=True) | Q(roll__gte=D6[0], roll__lte=D6[1]),
                 name="ooa_roll_is_a_d6",
             )
         ]
@@ -967,7 +985,7 @@ class RequisitionPurchase(models.Model):
         Unit, null=True, blank=True, on_delete=models.PROTECT, related_name="requisitions"
     )
     requisition = models.CharField(max_length=32, choices=rules_choices(rules.Requisition))
-    cost = models.PositiveIntegerField()
+    cost = count(MOST_RP)
     details = models.JSONField(default=dict, blank=True)
     bought_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.core.validators import MinValueValidator
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
@@ -52,10 +51,6 @@ class CorrectionForm(ServiceForm):
     service_calls: tuple[Any, Any, str] = (None, None, "")
     """The correction service, the edit service and the name they give the object."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        _at_least_one_model(self)
-
     def apply(self):
         obj = self.instance
         correct, edit, key = self.service_calls
@@ -87,22 +82,12 @@ ForceChangeForm = correction_form(
 )
 
 
-def _at_least_one_model(form) -> None:
-    # The database refuses a card with no models (unit_has_models); say so in the form.
-    if "model_count" in form.fields:
-        form.fields["model_count"].validators.append(MinValueValidator(1))
-
-
 class UnitAddForm(ServiceForm):
     """A new Crusade card through `services.add_unit` (within the Supply Limit, no XP yet)."""
 
     class Meta:
         model = Unit
         fields = ["force", *CARD_FIELDS.new]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        _at_least_one_model(self)
 
     def apply(self) -> Unit:
         data = dict(self.cleaned_data)

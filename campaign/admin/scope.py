@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
+from campaign.bounds import fits_column
 from campaign.models import (
     Battle,
     BattleHonour,
@@ -137,6 +139,17 @@ class OrganiserScope:
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
+    def response_action(self, request: HttpRequest, queryset: QuerySet):
+        """An action on the rows ticked, each an id a row could have: the ids come from the
+        form, and 10**30 or text reached the database (a 500)."""
+        ticked = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+        if not all(fits_column(self.model._meta.pk, pk, queryset.db) for pk in ticked):
+            self.message_user(
+                request, "A row ticked is not one of this list: reload the page.", messages.ERROR
+            )
+            return None
+        return super().response_action(request, queryset)
+
     def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs: Any):
         choices = scoped_choices(db_field, request)
         if choices is not None:
@@ -178,9 +191,14 @@ class CampaignFilter(admin.SimpleListFilter):
         return [(c.pk, c.name) for c in campaigns]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        if self.value():
-            return queryset.filter(**{self.campaign_path: self.value()})
-        return queryset
+        """Only a campaign the filter offers: the value comes from the address, and a
+        number no id can be (10**30) or text reached the database (a 500)."""
+        if not self.value():
+            return queryset
+        offered = {str(pk): pk for pk, _ in self.lookup_choices}
+        if self.value() not in offered:
+            return queryset.none()
+        return queryset.filter(**{self.campaign_path: offered[self.value()]})
 
 
 def campaign_filter(model: type[Model]) -> type[CampaignFilter]:

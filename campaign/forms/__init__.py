@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db import connections, models
+from django.db import models
+
+from campaign.bounds import fits_column
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -38,14 +40,7 @@ class IdsField(forms.ModelMultipleChoiceField):
         return super().clean(value)
 
     def _require_id(self, pk) -> None:
-        field = self.queryset.model._meta.pk
-        ops = connections[self.queryset.db].ops
-        low, high = ops.integer_field_range(field.get_internal_type())
-        try:
-            number = field.to_python(pk)
-        except ValidationError:
-            number = None
-        if number is None or not low <= number <= high:
+        if not fits_column(self.queryset.model._meta.pk, pk, self.queryset.db):
             raise ValidationError(
                 self.error_messages["invalid_pk_value"],
                 code="invalid_pk_value",

@@ -12,12 +12,14 @@ from django import forms
 from django.utils import timezone
 
 from campaign import rules
+from campaign.bounds import number_field
 from campaign.models import (
     BattleHonour,
     BattleParticipant,
     BattleUnit,
     CrusadeForce,
     CustomContent,
+    OutOfActionTest,
     Unit,
     battle_size_choices,
 )
@@ -333,10 +335,11 @@ class SideRecordForm(forms.Form):
 
 
 class RollForm(forms.Form):
-    roll = forms.IntegerField(
+    roll = number_field(
+        OutOfActionTest,
+        "roll",
         label="Your D6 roll",
-        min_value=1,
-        max_value=6,
+        required=True,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django import forms
-from django.core.validators import MaxValueValidator
 
 from campaign.models import Campaign
 
@@ -19,10 +18,11 @@ HOUSE_RULE_LABELS = {
 
 
 class CampaignStartForm(forms.Form):
-    """Name, description and house rules, with the model's labels, limits and the
-    rulebook's numbers as defaults. It only checks input: `services.start_campaign`
-    decides, and its refusals go next to the field they concern. A plain form, not a
-    ModelForm, so the database's constraints never show as the form's own errors."""
+    """Name, description and house rules, with the model's labels, bounds
+    (`campaign.bounds`) and the rulebook's numbers as defaults. It only checks input:
+    `services.start_campaign` decides, and its refusals go next to the field they concern.
+    A plain form, not a ModelForm, so the database's constraints never show as the form's
+    own errors."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -31,19 +31,9 @@ class CampaignStartForm(forms.Form):
                 Campaign,
                 fields=START_FIELDS,
                 widgets=short_textareas(Campaign, START_FIELDS),
-                formfield_callback=_bounded,
             )
         )
         for name, label in HOUSE_RULE_LABELS.items():
             self.fields[name].label = label
         self.fields["name"].help_text = "Players see it when they join."
         self.fields["description"].help_text = "Optional: the setting, the schedule, the stakes."
-
-
-def _bounded(db_field, **kwargs) -> forms.Field:
-    """The model field's form field with its largest value too: outside a ModelForm the
-    model's validators are not run, and a huge number must be an error, not a crash."""
-    most = [v.limit_value for v in db_field.validators if isinstance(v, MaxValueValidator)]
-    if most:
-        kwargs.setdefault("max_value", min(most))
-    return db_field.formfield(**kwargs)

@@ -10,9 +10,9 @@ field they concern.
 from __future__ import annotations
 
 from django import forms
-from django.core.validators import MinValueValidator
 
 from campaign import pictures, rules
+from campaign.bounds import number_field
 from campaign.models import CARD_FIELDS, Campaign, CrusadeForce, Unit
 
 from . import short_textareas
@@ -100,9 +100,6 @@ class UnitCreateForm(forms.ModelForm):
             "Only while your force is first being raised: it is bought with "
             f"{rules.Requisition.RENOWNED_HEROES.label}, and its points are added to the unit's."
         )
-        # The database also refuses a card without models; say so next to the field.
-        self.fields["model_count"].validators.append(MinValueValidator(1))
-        self.fields["model_count"].widget.attrs["min"] = 1
         if supply_check_url:
             self.fields["points"].widget.attrs.update(
                 {
@@ -152,7 +149,7 @@ class RemoveUnitForm(forms.Form):
 class SupplyCheckForm(forms.Form):
     """The live supply check's query: the points typed so far, and whether they count."""
 
-    points = forms.IntegerField(min_value=0)
+    points = number_field(Unit, "points")
     counts_towards_supply = forms.BooleanField(required=False)
 
     def status_args(self) -> tuple[int | None, bool]:

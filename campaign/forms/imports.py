@@ -18,7 +18,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 
 from campaign import documents, rules, services
-from campaign.models import CARD_FIELDS, Campaign
+from campaign.bounds import number_field
+from campaign.models import CARD_FIELDS, Campaign, Unit
 from campaign.rosters import MAX_BYTES, ROLE_KEYWORDS, RosterError, RosterUnit, parse_roster
 
 from . import add_service_errors
@@ -159,7 +160,9 @@ class ImportUnitForm(forms.Form):
     keep = forms.BooleanField(required=False, initial=True)
     name = forms.CharField(required=False, max_length=120, label="Name on its Crusade card")
     keep_enhancement = forms.BooleanField(required=False, initial=True)
-    enhancement_points = forms.IntegerField(required=False, min_value=0)
+    enhancement_points = number_field(
+        Unit, "enhancement_points", required=False, initial=None, help_text=""
+    )
 
     def __init__(
         self, *args, unit: RosterUnit, name: str, index: int, enhance: bool = True, **kwargs
@@ -187,8 +190,9 @@ class ImportUnitForm(forms.Form):
                 f"The file doesn't say; they are part of its {unit.points} points "
                 "(0 if it isn't an Enhancement after all)."
             )
-            points.validators.append(MaxValueValidator(unit.points))
-            points.widget.attrs.update({"min": 0, "max": unit.points})
+            most = min(unit.points, points.max_value)
+            points.validators.append(MaxValueValidator(most))
+            points.widget.attrs["max"] = most
 
     def clean(self):
         data = super().clean()

@@ -9,9 +9,10 @@ from __future__ import annotations
 from django import forms
 
 from campaign import rules
-from campaign.models import Unit
+from campaign.bounds import number_field
+from campaign.models import MOST_ENHANCEMENT_POINTS, MOST_MODELS, Unit
 
-MAX_ENHANCEMENT_POINTS = 1000
+MAX_ENHANCEMENT_POINTS = MOST_ENHANCEMENT_POINTS
 
 
 class UnitRequisitionForm(forms.Form):
@@ -27,9 +28,9 @@ class UnitRequisitionForm(forms.Form):
 
 class RenownedHeroesForm(UnitRequisitionForm):
     enhancement = forms.CharField(max_length=120, label="Enhancement")
-    enhancement_points = forms.IntegerField(
-        min_value=0,
-        max_value=MAX_ENHANCEMENT_POINTS,
+    enhancement_points = number_field(
+        Unit,
+        "enhancement_points",
         initial=0,
         label="Enhancement points",
         help_text="Added to the unit's points, within the Supply Limit.",
@@ -54,7 +55,7 @@ class LegendaryVeteransForm(UnitRequisitionForm):
 
 class RearmAndResupplyForm(UnitRequisitionForm):
     wargear = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), label="New wargear")
-    points = forms.IntegerField(min_value=0, label="New points")
+    points = number_field(Unit, "points", label="New points")
     replaced_weapons = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -103,13 +104,14 @@ class RepairAndRecuperateForm(UnitRequisitionForm):
 
 
 class FreshRecruitsForm(UnitRequisitionForm):
-    models_added = forms.IntegerField(min_value=1, max_value=100, initial=1, label="Models added")
-    points = forms.IntegerField(
-        min_value=0, max_value=100_000, label="New points", help_text="With the new models."
+    models_added = forms.IntegerField(
+        min_value=1, max_value=MOST_MODELS, initial=1, label="Models added"
     )
-    max_model_count = forms.IntegerField(
-        min_value=1,
-        max_value=100,
+    points = number_field(Unit, "points", label="New points", help_text="With the new models.")
+    max_model_count = number_field(
+        Unit,
+        "max_model_count",
+        required=True,
         label="Datasheet maximum models",
         help_text="The card doesn't say yet how many models the datasheet allows.",
     )

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Case, F, PositiveBigIntegerField, Value, When
 
 from campaign import once, rules
+from campaign.bounds import out_of_range
 from campaign.models import (
     Battle,
     Campaign,
@@ -117,11 +118,21 @@ def snapshot(obj: Any, fields: list[str] | tuple[str, ...]) -> dict[str, Any]:
 
 
 def apply_changes(obj: Any, fields: list[str] | tuple[str, ...], values: dict[str, Any]):
-    """Set ``values`` on ``obj``; return {field: [before, after]} for what really changed."""
+    """Set ``values`` on ``obj``; return {field: [before, after]} for what really changed.
+
+    A number its model field cannot hold is refused by its field, before anything is set."""
+    refuse_out_of_range(type(obj), values)
     before = snapshot(obj, fields)
     for key, value in values.items():
         setattr(obj, key, value)
     return changes(before, snapshot(obj, fields))
+
+
+def refuse_out_of_range(model: type, values: dict[str, Any]) -> None:
+    """Refuse, by field, each of ``values`` that a number field of ``model`` cannot hold
+    (`campaign.bounds`): a service may be given numbers no form checked."""
+    if wrong := out_of_range(model, values):
+        raise ValidationError({field: [message] for field, message in wrong.items()})
 
 
 def save_changes(obj: Any, diff: dict, actor, action, summary: str, **about) -> None:

@@ -28,6 +28,7 @@ def _check_house_rules(campaign: Campaign) -> None:
         common.refuse("The RP cap must be at least 1.", field="rp_cap")
     if campaign.starting_rp > campaign.rp_cap:
         common.refuse("Starting RP cannot be above the RP cap.", field="starting_rp")
+    common.refuse_out_of_range(Campaign, common.snapshot(campaign, HOUSE_RULE_FIELDS))
 
 
 def _lock_campaign(campaign: Campaign) -> Campaign:

@@ -20,9 +20,9 @@ def correct_force(*, actor, force: CrusadeForce, reason: str, **values: int) -> 
     reason = common.require_reason(reason, WHY)
     common.only(values, FORCE_CORRECTABLE, "correctable")
     force = common.lock_force(force)
-    diff = common.apply_changes(force, FORCE_CORRECTABLE, values)
-    if not 0 <= force.rp <= force.rp_cap:
+    if not 0 <= values.get("rp", force.rp) <= force.rp_cap:
         common.refuse(f"RP must be between 0 and {force.rp_cap}.", field="rp")
+    diff = common.apply_changes(force, FORCE_CORRECTABLE, values)
     if force.victories > force.battle_tally:
         common.refuse("Victories cannot outnumber battles.", field="victories")
     if force.supply_limit < force.supply_used:

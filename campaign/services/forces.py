@@ -178,6 +178,7 @@ def add_unit(*, actor, force: CrusadeForce, unit: NewUnit) -> Unit:
     if not name:
         common.refuse("Give the unit a name.", field="name")
     _check_name_free(force, name)
+    common.refuse_out_of_range(Unit, dataclasses.asdict(unit))
     if unit.max_model_count is not None and unit.model_count > unit.max_model_count:
         common.refuse("The unit has more models than its datasheet maximum.", field="model_count")
     if unit.counts_towards_supply:

@@ -12,12 +12,13 @@ the index being the unit's place in the ``units`` given.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 
 from campaign import rules
+from campaign.bounds import out_of_range
 from campaign.models import Campaign, CrusadeForce, HistoryAction, Unit
 from campaign.rosters import RosterUnit
 
@@ -202,6 +203,9 @@ def plan_import(
         supply_used=used, supply_limit=limit, extra_points=points, needing="The units ticked need"
     ):
         refusals[SUPPLY] = refusal
+    for index, unit in enumerate(units):
+        for name, message in out_of_range(Unit, asdict(unit)).items():
+            refusals[unit_key(index, name)] = f"{unit.name}: {message}"
     costs: list[int] = []
     for index, unit in enumerate(units):
         if not unit.enhancement.strip():

@@ -174,7 +174,9 @@ def increase_supply_limit(*, actor, force: CrusadeForce) -> RequisitionPurchase:
     buy = _start(Req.INCREASE_SUPPLY_LIMIT, force=force)
     force = buy.force
     before = force.supply_limit
-    force.supply_limit += force.house_rules.supply_limit_increase
+    common.apply_changes(
+        force, ["supply_limit"], {"supply_limit": before + force.house_rules.supply_limit_increase}
+    )
     return buy.pay(
         actor=actor,
         summary=f"Supply Limit {before} -> {force.supply_limit}",

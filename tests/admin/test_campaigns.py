@@ -68,9 +68,11 @@ def test_it_lowers_the_rp_cap_through_the_service_and_trims_every_forces_rp(
 
 
 def test_it_shows_a_house_rule_refusal_as_a_form_error(organiser_client, campaign):
-    response = post_change(organiser_client, campaign_url(campaign), rp_cap=0)
+    """Each number is within its bounds (an RP cap of 0 is the form's own error now); the
+    service refuses how they fit together."""
+    response = post_change(organiser_client, campaign_url(campaign), rp_cap=3, starting_rp=5)
 
-    assert form_errors(response)["rp_cap"] == ["The RP cap must be at least 1."]
+    assert form_errors(response)["starting_rp"] == ["Starting RP cannot be above the RP cap."]
     assert reload(campaign).rp_cap == 10
 
 

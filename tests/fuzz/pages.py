@@ -30,6 +30,9 @@ class Control:
     shown: list[str] = field(default_factory=list)
     offered: list[str] = field(default_factory=list)
     required: bool = False
+    least: str = ""
+    most: str = ""
+    """A number's bounds, as the page tells the browser (``min`` and ``max``)."""
 
     @property
     def is_file(self) -> bool:
@@ -126,6 +129,7 @@ class FormReader(HTMLParser):
             return
         control = self._form.control(a["name"], kind)
         control.required |= "required" in a
+        control.least, control.most = a.get("min", ""), a.get("max", "")
         value = a.get("value", "on" if kind in ("checkbox", "radio") else "")
         if kind in ("checkbox", "radio"):
             control.offered.append(value)

@@ -8,7 +8,15 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaign import rules, services
-from campaign.models import CrusadeForce, HistoryEntry, RequisitionPurchase, Unit
+from campaign.models import (
+    MOST_MODELS,
+    MOST_POINTS,
+    MOST_SUPPLY,
+    CrusadeForce,
+    HistoryEntry,
+    RequisitionPurchase,
+    Unit,
+)
 from campaign.rosters import Roster, RosterUnit, parse_roster
 from campaign.services.imports import RP, SUPPLY, unit_key
 from tests.factories import make_campaign, make_user
@@ -221,6 +229,25 @@ def test_it_refuses_more_units_than_one_import_makes():
 
     with refused("Import at most 300 units at once; 301 are ticked."):
         services.import_roster(actor=force.player, force=force, units=[squad] * 301)
+
+
+def test_it_refuses_a_unit_whose_numbers_no_card_holds_and_creates_nothing():
+    """Issue 18: a list's figures are read up to 100,000, past what a card holds (its
+    points, its models); even where the Supply Limit would take them, the import names
+    the unit and its field, and nothing is made (before, the card was stored)."""
+    player, campaign = player_in(starting_supply_limit=MOST_SUPPLY)
+    titan = RosterUnit(name="Imperator", datasheet="Imperator", points=50_000, models=1)
+    horde = RosterUnit(name="Horde", datasheet="Boyz", points=100, models=MOST_MODELS + 1)
+    units = cards(roster_of(titan, horde))
+    plan = services.plan_import(units=units, house=campaign.house_rules)
+
+    with refused(containing=[f"from 0 to {MOST_POINTS}, not 50000"]) as info:
+        import_new(player, campaign, units, name="Legio")
+
+    assert set(plan.refusals) == {unit_key(0, "points"), unit_key(1, "model_count")}
+    assert plan.unit_refusals[1] == ["Horde: Model count must be from 1 to 200, not 201."]
+    assert unit_key(0, "points") in info.value.error_dict
+    assert not CrusadeForce.objects.filter(name="Legio").exists()
 
 
 def test_it_refuses_to_import_nothing():

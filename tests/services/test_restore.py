@@ -167,7 +167,7 @@ HOSTILE: dict[str, tuple[Callable[[dict], None], str]] = {
     "a bad date": (setting(SQUAD, "created_at", "yesterday"), "must be a date and time"),
     "removed without a date": (setting(SQUAD, "status", "removed"), "removal date"),
     "survived more than played": (setting(SQUAD, "battles_survived", 9), "survived more"),
-    "no models": (setting(SQUAD, "model_count", 0), "at least one model"),
+    "no models": (setting(SQUAD, "model_count", 0), "greater than or equal to 1"),
     "XP above the cap": (setting(SQUAD, "xp", 31), "above its cap of 30XP"),
     "four scars": (
         lambda d: SQUAD(d).update(scars=[{"name": f"Scar {i}"} for i in range(4)]),

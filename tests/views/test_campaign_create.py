@@ -101,7 +101,7 @@ def test_it_keeps_the_house_rules_the_player_typed(player_client):
         ({"name": ""}, "name", "This field is required."),
         ({"name": "   "}, "name", "This field is required."),
         ({"starting_rp": 12}, "starting_rp", "Starting RP cannot be above the RP cap."),
-        ({"rp_cap": 0, "starting_rp": 0}, "rp_cap", "The RP cap must be at least 1."),
+        ({"rp_cap": 0, "starting_rp": 0}, "rp_cap", "Use a whole number from 1 to 100."),
         ({"rp_cap": "ten"}, "rp_cap", "Enter a whole number."),
         ({"starting_supply_limit": -5}, "starting_supply_limit", None),
         ({"name": "x" * 121}, "name", None),

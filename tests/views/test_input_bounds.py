@@ -5,8 +5,8 @@ import pytest
 from axes.models import AccessAttempt
 from django.urls import reverse
 
-from campaign.models import NOTE_LENGTH, Battle, HistoryEntry, Unit
-from tests.factories import make_user, reload
+from campaign.models import MOST_MODELS, MOST_POINTS, NOTE_LENGTH, Battle, HistoryEntry, Unit
+from tests.factories import make_unit, make_user, reload
 
 pytestmark = pytest.mark.django_db
 
@@ -48,6 +48,51 @@ def test_it_refuses_a_huge_number_for_fresh_recruits(client, owner, force, unit,
 
     assert response.status_code == 400
     assert response.context["form"].errors[field]
+
+
+@pytest.mark.parametrize("value", [HUGE, str(2**31), str(MOST_POINTS + 1), "-1", "twelve"])
+def test_it_refuses_absurd_points_to_rearm_a_unit_that_does_not_count(client, owner, force, value):
+    """Rearm and Resupply on a unit left out of Supply Used: no Supply Limit check stops
+    its points, so the form's bounds (the card's) must; 10**30 was a 500."""
+    unit = make_unit(force, name="Tithe Servitors", counts_towards_supply=False)
+    client.force_login(owner)
+    url = reverse("unit_requisition", args=[unit.pk, "rearm_and_resupply"])
+    history = HistoryEntry.objects.count()
+
+    response = client.post(url, {"wargear": "Servo-arms", "points": value})
+
+    assert response.status_code == 400
+    assert response.context["form"].errors["points"]
+    assert reload(unit).points == unit.points
+    assert HistoryEntry.objects.count() == history
+
+
+def test_it_rearms_a_unit_that_does_not_count_up_to_the_cards_most_points(client, owner, force):
+    unit = make_unit(force, name="Tithe Servitors", counts_towards_supply=False)
+    client.force_login(owner)
+    url = reverse("unit_requisition", args=[unit.pk, "rearm_and_resupply"])
+
+    response = client.post(url, {"wargear": "Servo-arms", "points": str(MOST_POINTS)})
+
+    assert response.status_code == 302
+    assert reload(unit).points == MOST_POINTS
+
+
+@pytest.mark.parametrize("field", ["points", "max_model_count", "models_added"])
+def test_it_holds_fresh_recruits_to_the_cards_bounds(client, owner, force, field):
+    """The form's own limits were wider than the card's (100,000 points): a number the
+    card cannot hold is refused in the form, not stored."""
+    unit = make_unit(force, name="Squad Ixion", counts_towards_supply=False, model_count=5)
+    client.force_login(owner)
+    past = {"points": MOST_POINTS + 1, "max_model_count": MOST_MODELS + 1}
+    data = {"models_added": "1", "points": "150", "max_model_count": "10"}
+    data[field] = str(past.get(field, MOST_MODELS + 1))
+
+    response = client.post(reverse("unit_requisition", args=[unit.pk, "fresh_recruits"]), data)
+
+    assert response.status_code == 400
+    assert response.context["form"].errors[field]
+    assert (reload(unit).points, reload(unit).model_count) == (unit.points, 5)
 
 
 def test_it_refuses_a_novel_in_a_narrative_field(client, owner, force):
