@@ -324,6 +324,12 @@ def build_demo_campaign(users: dict) -> Campaign:
         for card in cards:
             units[card.name] = _card(force, card)
 
+    # A newcomer invited to join: she says yes or no on her own dashboard.
+    if "dana" in users:
+        services.invite_to_campaign(
+            actor=organiser, user=users["dana"], campaign=campaign, role=Membership.Role.PLAYER
+        )
+
     # Veterans carried over from paper: one step short of their next rank.
     _seasoned(organiser, units["Lord Marshal Dreir"], 49)
     _seasoned(organiser, units["Aurelian the Blade"], 29)

@@ -50,3 +50,14 @@ def test_it_builds_the_demo_campaign_once_with_everything_a_newcomer_should_see(
     assert removed.out_of_action_tests.filter(outcome="removed").exists()
     assert Battle.objects.filter(status="completed").count() >= 3
     assert Battle.objects.filter(status="in_progress").count() == 1
+
+
+def test_it_invites_a_newcomer_who_is_not_a_member_until_she_answers():
+    from campaign.models import CampaignInvitation, Membership
+
+    call_command("load_demo")
+
+    invitation = CampaignInvitation.objects.get(user__username="dana")
+    assert invitation.status == CampaignInvitation.Status.PENDING
+    assert invitation.role == Membership.Role.PLAYER
+    assert not Membership.objects.filter(user__username="dana").exists()

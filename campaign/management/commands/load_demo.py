@@ -12,6 +12,8 @@ from django.db import transaction
 DEMO_PASSWORD = "crusade-demo"
 ORGANISER = "organiser"
 PLAYERS = ("alice", "bruno", "chen")
+NEWCOMER = "dana"
+"""Not in the campaign yet: the organiser has invited her, and she answers on her dashboard."""
 ADMIN_USERNAME = "admin"
 ADMIN_PASSWORD = "crusade-admin"
 
@@ -25,7 +27,7 @@ def ensure_demo_users() -> dict[str, AbstractUser]:
     User = get_user_model()
     specs = [
         (ORGANISER, DEMO_PASSWORD, True, False),
-        *((player, DEMO_PASSWORD, False, False) for player in PLAYERS),
+        *((player, DEMO_PASSWORD, False, False) for player in (*PLAYERS, NEWCOMER)),
         (ADMIN_USERNAME, ADMIN_PASSWORD, True, True),
     ]
     users = {}
@@ -55,6 +57,8 @@ class Command(BaseCommand):
             "Demo logins:",
             f"  organiser  {ORGANISER} / {DEMO_PASSWORD}  (runs the campaign in the admin)",
             *(f"  player     {player} / {DEMO_PASSWORD}" for player in PLAYERS),
+            f"  invited    {NEWCOMER} / {DEMO_PASSWORD}  (answers the organiser's invitation on"
+            " her dashboard)",
             f"  superuser  {ADMIN_USERNAME} / {ADMIN_PASSWORD}",
             "",
             f"Demo campaign: {campaign.name}",
