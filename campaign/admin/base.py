@@ -250,6 +250,21 @@ class ReasonStep:
         return self.service(actor=actor, reason=reason, **{self.argument: obj})
 
 
+def apply_to_each(model_admin, request: HttpRequest, objects, apply, *, done: str) -> None:
+    """`apply(obj)` to each object in turn; a refusal is shown for its object and the rest
+    go on; `done` (with ``{count}``) says how many were applied, if any."""
+    count = 0
+    for obj in objects:
+        try:
+            apply(obj)
+        except ValidationError as error:
+            model_admin.message_user(request, f"{obj}: {' '.join(error.messages)}", messages.ERROR)
+        else:
+            count += 1
+    if count:
+        model_admin.message_user(request, done.format(count=count), messages.SUCCESS)
+
+
 def run_reason_step(
     model_admin: admin.ModelAdmin,
     request: HttpRequest,
@@ -267,18 +282,14 @@ def run_reason_step(
     if request.method == "POST" and request.POST.get("apply") == "yes":
         form = ReasonForm(request.POST)
         if form.is_valid():
-            done = 0
-            for obj in objects:
-                try:
-                    step.apply(actor=request.user, obj=obj, reason=form.cleaned_data["reason"])
-                except ValidationError as error:
-                    model_admin.message_user(
-                        request, f"{obj}: {' '.join(error.messages)}", messages.ERROR
-                    )
-                else:
-                    done += 1
-            if done:
-                model_admin.message_user(request, step.done.format(count=done), messages.SUCCESS)
+            reason = form.cleaned_data["reason"]
+            apply_to_each(
+                model_admin,
+                request,
+                objects,
+                lambda obj: step.apply(actor=request.user, obj=obj, reason=reason),
+                done=step.done,
+            )
             return None
     else:
         form = ReasonForm(initial={"reason": step.initial_reason})

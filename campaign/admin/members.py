@@ -11,7 +11,6 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
@@ -19,7 +18,7 @@ from django.http import HttpRequest
 from campaign import notifications, services
 from campaign.models import Campaign, CampaignInvitation, Membership
 
-from .base import RefusalForm, ServiceAdmin, ServiceInline
+from .base import RefusalForm, ServiceAdmin, ServiceInline, apply_to_each
 from .scope import OrganiserScope, ReadOnlyInline, ScopedInline, campaign_filter, can_organise
 
 ORGANISER = Membership.Role.ORGANISER
@@ -206,15 +205,12 @@ class CampaignInvitationAdmin(OrganiserScope, ServiceAdmin):
 
     @admin.action(description="Withdraw the chosen invitations", permissions=["withdraw"])
     def withdraw(self, request: HttpRequest, queryset: QuerySet) -> None:
-        done = 0
-        for invitation in queryset.select_related("campaign", "user"):
-            try:
-                services.withdraw_campaign_invitation(actor=request.user, invitation=invitation)
-            except ValidationError as error:
-                self.message_user(
-                    request, f"{invitation}: {' '.join(error.messages)}", messages.ERROR
-                )
-            else:
-                done += 1
-        if done:
-            self.message_user(request, f"Withdrew {done} invitation(s).", messages.SUCCESS)
+        apply_to_each(
+            self,
+            request,
+            queryset.select_related("campaign", "user"),
+            lambda invitation: services.withdraw_campaign_invitation(
+                actor=request.user, invitation=invitation
+            ),
+            done="Withdrew {count} invitation(s).",
+        )

@@ -6,13 +6,21 @@ and `preview_side` (which refuse it whatever the form let through)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from campaign import rules
 from campaign.models import BattleUnit
 
-if TYPE_CHECKING:
-    from .battles import UnitOutcome
+
+class UnitOutcome(Protocol):
+    """What this module reads of one unit's entry on the record form (`battles.UnitOutcome`
+    has it; named here by shape, so the battles module can import this one)."""
+
+    enemy_units_destroyed: int
+    bonus_xp: int
+    bonus_xp_reason: str
+    marked_for_greatness: bool
+
 
 MARKED_FIELD = "marked"
 
