@@ -73,9 +73,15 @@ class Restorable:
             when = timezone.make_aware(when, datetime.UTC)
         return when
 
+    waiting: bool = False
+    """A verified export of a force that needed an organiser's approval: its copy needs
+    one too."""
+
     def own_force_of(self, player) -> bool:
-        """Whether this is a verified export of a force of ``player``."""
-        return self.verified and self.exported_from.get("player_id") == player.pk
+        """Whether this is a verified export of a force of ``player`` that plays freely."""
+        return (
+            self.verified and not self.waiting and self.exported_from.get("player_id") == player.pk
+        )
 
 
 def _text(value: Any, most: int) -> str:
@@ -142,6 +148,15 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
     verified = doc.verified(document)
     if not verified:
         _check_earned(force, cards, requisitions, house)
+    restored_from = document.get("restored_from")
+    # A verified export of a force that was itself restored from a file an organiser had
+    # to look at (waiting, refused, or approved for its own campaign) vouches for no more
+    # than that force did: its copy waits for the organiser of wherever it goes.
+    waiting = (
+        verified
+        and isinstance(restored_from, dict)
+        and restored_from.get("approval") != Provenance.Approval.NOT_NEEDED
+    )
     exported_at = document.get("exported_at")
     exported_at = exported_at[:40] if isinstance(exported_at, str) else ""
     return Restorable(
@@ -152,6 +167,7 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
         exported_at,
         verified=verified,
         exported_from=_exported_from(document),
+        waiting=waiting,
     )
 
 

@@ -194,6 +194,33 @@ def test_it_refuses_to_invite_a_force_awaiting_approval_and_it_cannot_accept():
         )
 
 
+@pytest.mark.parametrize("decision", ["waiting", "refused", "approved"])
+def test_it_keeps_the_copy_of_a_force_that_needed_approval_waiting(decision):
+    """Exporting a force that waits (or was refused, or approved for its own campaign) and
+    restoring that signed export is no way around the organiser."""
+    copy_, organiser = awaiting()
+    if decision == "refused":
+        services.refuse_restored_force(actor=organiser, force=copy_, reason="Not seen")
+    elif decision == "approved":
+        services.approve_restored_force(actor=organiser, force=copy_, reason="Seen")
+    copy_.refresh_from_db()
+
+    again = restored(exported(copy_), player=copy_.player, campaign=make_campaign())
+
+    assert again.restored_from.verified
+    assert again.restored_from.approval == Provenance.Approval.AWAITING
+    assert services.play_refusal(again, "fight battles")
+
+
+def test_it_lets_the_copy_of_a_force_that_joined_at_once_join_at_once():
+    force = veteran_force()
+    first = restored(exported(force), player=force.player, campaign=force.campaign)
+
+    again = restored(exported(first), player=force.player, campaign=force.campaign)
+
+    assert again.restored_from.approval == Provenance.Approval.NOT_NEEDED
+
+
 def test_it_lets_the_force_play_once_its_organiser_approves_with_a_reason():
     copy_, organiser = awaiting()
 
