@@ -42,15 +42,32 @@ def trusted_proxy_count() -> int:
     return 1 if count is None else count
 
 
+def counted_as(address: str | None) -> str | None:
+    """The address attempts are counted against: an IPv6 address by its /64 network (the
+    block one household or server is given, so a new address from it is no new client),
+    written as that network's first address; anything else as it is."""
+    if address is None:
+        return None
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:  # an IPv4 client on a dual-stack socket
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False).network_address)
+    return str(parsed)
+
+
 def client_address(request: HttpRequest) -> str | None:
     """The client's address, as described above (AXES_CLIENT_IP_CALLABLE)."""
     remote = request.META.get("REMOTE_ADDR")
     if not getattr(settings, "BEHIND_PROXY", False):
-        return remote
+        return counted_as(remote)
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
     entries = [entry for entry in forwarded.split(",") if entry.strip()]
     count = trusted_proxy_count()
     if not entries or count < 1:
-        return remote  # not through a proxy at all: the connection is the client
+        return counted_as(remote)  # not through a proxy at all: the connection is the client
     chosen = entries[-count] if len(entries) >= count else entries[0]
-    return _address(chosen) or remote
+    return counted_as(_address(chosen) or remote)

@@ -89,7 +89,10 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 # The address is the client's, read behind a proxy from X-Forwarded-For as far as our own
 # proxies wrote it (campaign/client_address.py), never from what the client claims.
 AXES_CLIENT_IP_CALLABLE = "campaign.client_address.client_address"
-AXES_RESET_ON_SUCCESS = True
+# A right password does not clear the count: else a guesser would log into an account of
+# their own between guesses and never be stopped. The count lapses LOGIN_COOLOFF_MINUTES
+# after the last failure.
+AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 

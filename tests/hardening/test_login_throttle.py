@@ -62,6 +62,31 @@ def test_it_locks_one_address_that_tries_many_usernames(client, behind_proxy):
     assert through_proxy(client, "victim", PASSWORD, forwarded=CLIENT_B).status_code == 302
 
 
+def test_it_is_not_reset_by_a_login_to_an_account_of_the_guessers_own(client, behind_proxy):
+    """A right password from the guessing address does not wipe its failures: else one
+    address could guess for ever, logging into its own account every few tries."""
+    make_user("victim")
+    make_user("guesser")
+    limit = behind_proxy.AXES_FAILURE_LIMIT
+    for n in range(limit - 1):
+        through_proxy(client, f"guess{n}", "wrong", forwarded=CLIENT_A)
+    assert through_proxy(client, "guesser", PASSWORD, forwarded=CLIENT_A).status_code == 302
+    client.logout()
+    through_proxy(client, "victim", "wrong", forwarded=CLIENT_A)
+
+    assert through_proxy(client, "victim", PASSWORD, forwarded=CLIENT_A).status_code == 429
+
+
+def test_it_counts_the_addresses_of_one_ipv6_network_together(client, behind_proxy):
+    """A client given a /64 gets no fresh count from each new address in it."""
+    make_user("vell")
+    for n in range(behind_proxy.AXES_FAILURE_LIMIT):
+        through_proxy(client, "vell", "wrong", forwarded=f"2001:db8:0:7::{n + 1:x}")
+
+    assert through_proxy(client, "vell", PASSWORD, forwarded="2001:db8:0:7::99").status_code == 429
+    assert through_proxy(client, "vell", PASSWORD, forwarded="2001:db8:0:8::1").status_code == 302
+
+
 def test_it_cannot_be_dodged_by_forging_the_header(client, behind_proxy):
     """A new made-up address on the left each time: the proxy's entry still names A."""
     make_user("vell")
@@ -118,8 +143,11 @@ def address(settings, *, remote: str = PROXY, forwarded: str | None = None) -> s
         (2, f"{CLIENT_A}, {INNER_PROXY}", CLIENT_A),
         # Through the inner proxy only: fewer entries than proxies, none of them forged.
         (2, CLIENT_A, CLIENT_A),
-        (None, " 2001:DB8::1 ", "2001:db8::1"),
-        (None, "[2001:db8::1]:443", "2001:db8::1"),
+        # An IPv6 client counts by its /64 network.
+        (None, " 2001:DB8::1 ", "2001:db8::"),
+        (None, "[2001:db8::1]:443", "2001:db8::"),
+        (None, "2001:db8:0:7:aaaa::9", "2001:db8:0:7::"),
+        (None, "::ffff:203.0.113.7", CLIENT_A),
         (None, f"{CLIENT_A}:5678", CLIENT_A),
     ],
 )
