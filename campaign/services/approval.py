@@ -13,9 +13,10 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.models import CrusadeForce, HistoryAction, Membership, Provenance
+from campaign.models import CrusadeForce, HistoryAction, Provenance
 
 from . import _common as common
+from . import staff
 
 FIGHT = "fight battles"
 """What a force awaiting approval can't do: be invited to, start, accept, muster for or
@@ -45,14 +46,7 @@ def require_approved(force: CrusadeForce, what: str, *, field: str | None = None
 
 def _require_organiser(actor, force: CrusadeForce) -> None:
     """Only an organiser of the force's own campaign (or a superuser) decides."""
-    if getattr(actor, "is_superuser", False):
-        return
-    organises = force.campaign_id is not None and (
-        Membership.objects.filter(
-            campaign_id=force.campaign_id, user_id=actor.pk, role=Membership.Role.ORGANISER
-        ).exists()
-    )
-    if not organises:
+    if not staff.organises(actor, force.campaign_id):
         common.refuse("Only an organiser of the force's campaign can decide on it.")
 
 

@@ -24,6 +24,11 @@ def _lock_campaign(campaign: Campaign | int) -> Campaign:
     return Campaign.objects.select_for_update().get(pk=pk)
 
 
+def _require_organiser(actor, campaign: Campaign) -> None:
+    if not staff.organises(actor, campaign.pk):
+        common.refuse(f"Only an organiser of {campaign.name} can invite to it or withdraw.")
+
+
 def _open(invitation: CampaignInvitation) -> tuple[Campaign, CampaignInvitation]:
     """Lock the campaign, then read the invitation again: refused once it is answered."""
     campaign = _lock_campaign(invitation.campaign_id)
@@ -50,6 +55,7 @@ def invite_to_campaign(
     if role not in Membership.Role.values:
         common.refuse("Pick a role.", field="role")
     campaign = _lock_campaign(campaign)
+    _require_organiser(actor, campaign)
     if role == ORGANISER:
         staff.require_may_name_organisers(actor)
     current = (
@@ -89,18 +95,24 @@ def invite_to_campaign(
 def accept_campaign_invitation(*, actor, invitation: CampaignInvitation) -> Membership:
     """The invited user says yes: they join with the invited role, or a member becomes an
     organiser (and staff). An invitation to organise is accepted only while its sender may
-    still name organisers."""
+    still name organisers and still organises the campaign."""
     campaign, invitation = _open(invitation)
     user = invitation.user
     if common.real_user(actor) is None or actor.pk != user.pk:
         common.refuse(ONLY_THE_INVITED)
-    if invitation.role == ORGANISER and not (
-        invitation.invited_by and staff.may_name_organisers(invitation.invited_by)
-    ):
-        common.refuse(
-            "This invitation to organise can no longer be accepted: on this site only a "
-            "superuser can make someone an organiser. Ask one to invite you again."
-        )
+    if invitation.role == ORGANISER:
+        sender = invitation.invited_by
+        if not (sender and staff.may_name_organisers(sender)):
+            common.refuse(
+                "This invitation to organise can no longer be accepted: on this site only a "
+                "superuser can make someone an organiser. Ask one to invite you again."
+            )
+        if not staff.organises(sender, campaign.pk):
+            common.refuse(
+                f"This invitation to organise can no longer be accepted: {sender.username} "
+                f"no longer organises {campaign.name}. Ask one of its organisers to invite "
+                "you again."
+            )
     _close(invitation, Status.ACCEPTED)
     membership = Membership.objects.filter(campaign=campaign, user=user).first()
     if membership is None:
@@ -136,6 +148,7 @@ def decline_campaign_invitation(*, actor, invitation: CampaignInvitation) -> Cam
 def withdraw_campaign_invitation(*, actor, invitation: CampaignInvitation) -> CampaignInvitation:
     """An organiser takes back an invitation nobody has answered."""
     campaign, invitation = _open(invitation)
+    _require_organiser(actor, campaign)
     _close(invitation, Status.WITHDRAWN)
     common.record(
         actor,

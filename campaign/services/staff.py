@@ -18,12 +18,27 @@ ONLY_A_SUPERUSER_NAMES_ORGANISERS = (
 )
 
 
+ORGANISER_ROLE = Membership.Role.ORGANISER
+
+
 def should_be_staff(user) -> bool:
     """Staff status opens the organisers' admin: superusers always, anyone else while they
     organise a campaign (`campaign.admin.scope` shows them only theirs)."""
     if user.is_superuser:
         return True
     return Membership.objects.filter(user_id=user.pk, role=Membership.Role.ORGANISER).exists()
+
+
+def organises(actor, campaign_id: int | None) -> bool:
+    """Whether ``actor`` may act for the campaign as its organiser: a superuser, or one of
+    its organisers."""
+    if getattr(actor, "is_superuser", False):
+        return True
+    return campaign_id is not None and (
+        Membership.objects.filter(
+            campaign_id=campaign_id, user_id=getattr(actor, "pk", None), role=ORGANISER_ROLE
+        ).exists()
+    )
 
 
 def may_name_organisers(actor) -> bool:

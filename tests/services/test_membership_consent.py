@@ -224,3 +224,43 @@ def test_it_opens_the_admin_to_whoever_creates_a_campaign(campaign):
 
     assert reload(player).is_staff
     assert HistoryEntry.objects.filter(campaign=created, changes={"is_staff": [False, True]})
+
+
+def test_it_lets_only_an_organiser_of_the_campaign_invite_or_withdraw(warmaster, campaign):
+    """An invitation speaks for the campaign: a player of it, or an organiser of another
+    campaign, can't send one or take one back."""
+    outsider = make_user("outsider")
+    player = make_user("player")
+    services.accept_campaign_invitation(
+        actor=player, invitation=invite(campaign, player, by=warmaster)
+    )
+    elsewhere = make_user("elsewhere", is_staff=True)
+    make_campaign(organiser=elsewhere, name="Armageddon")
+    waiting = invite(campaign, make_user("newcomer"), by=warmaster)
+
+    for actor in (outsider, player, elsewhere):
+        with refused(containing=["Only an organiser of Vraks"]):
+            invite(campaign, make_user(), by=actor)
+        with refused(containing=["Only an organiser of Vraks"]):
+            services.withdraw_campaign_invitation(actor=actor, invitation=waiting)
+    assert reload(waiting).status == CampaignInvitation.Status.PENDING
+
+
+def test_it_refuses_an_invitation_to_organise_once_its_sender_no_longer_organises(
+    warmaster, campaign
+):
+    """A demoted organiser's old invitation to organise names nobody any more."""
+    deputy = make_user("deputy")
+    organise(campaign, deputy, by=warmaster)
+    alice = make_user("alice")
+    pending = invite(campaign, alice, by=deputy, role="organiser")
+    services.change_member_role(
+        actor=warmaster,
+        membership=Membership.objects.get(campaign=campaign, user=deputy),
+        role="player",
+    )
+
+    with refused(containing=["deputy no longer organises Vraks"]):
+        services.accept_campaign_invitation(actor=alice, invitation=pending)
+
+    assert not Membership.objects.filter(campaign=campaign, user=alice).exists()
