@@ -24,6 +24,7 @@ from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db.models import CharField, Model, OuterRef, QuerySet, Subquery, Value
 from django.http import Http404
 
+from campaign.bounds import fits_column
 from campaign.models import (
     Battle,
     BattleParticipant,
@@ -58,7 +59,7 @@ def picked_campaign(user, value: str | None) -> Campaign | None:
     pick it; otherwise the only campaign they are in, if just one. Never an error: it only
     fills in a form, which checks the choice again."""
     campaigns = campaigns_for_user(user)
-    if value and value.isdigit():
+    if value and fits_column(Campaign._meta.pk, value):
         return campaigns.filter(pk=int(value)).first()
     only = list(campaigns[:2])
     return only[0] if len(only) == 1 else None

@@ -264,7 +264,7 @@ class CustomContent(models.Model):
     def pk_from_choice_key(cls, value: str) -> int | None:
         """The primary key inside a `choice_key`, or None for a rulebook entry."""
         prefix, _, pk = str(value).partition(cls.CHOICE_PREFIX)
-        return int(pk) if not prefix and pk.isdigit() else None
+        return int(pk) if not prefix and pk.isascii() and pk.isdigit() else None
 
     @property
     def is_retired(self) -> bool:

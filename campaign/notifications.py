@@ -20,13 +20,19 @@ from campaign.services import disagreement
 logger = logging.getLogger(__name__)
 
 
+def _subject(text: str) -> str:
+    """A subject line on one line: names typed with line breaks would make the message
+    refuse to build (a header can't hold one)."""
+    return " ".join(text.split())
+
+
 def _send(request: HttpRequest, battle: Battle, sides, subject: str, text: str) -> int:
     """Email ``text`` and a link to the battle to each side's player with an address."""
     if not settings.EMAIL_ENABLED:
         return 0
     link = request.build_absolute_uri(battle.get_absolute_url())
     mails = [
-        EmailMessage(subject, f"{text}\n\n{link}\n", to=[side.force.player.email])
+        EmailMessage(_subject(subject), f"{text}\n\n{link}\n", to=[side.force.player.email])
         for side in sides
         if side.force.player.email
     ]
@@ -106,7 +112,7 @@ def campaign_invitation_sent(request: HttpRequest, invitation: CampaignInvitatio
     )
     link = request.build_absolute_uri(reverse("dashboard"))
     mail = EmailMessage(
-        f"Invitation to {campaign.name}",
+        _subject(f"Invitation to {campaign.name}"),
         f"{by} {offer}. Nothing changes until you answer: accept or decline it on your "
         f"dashboard:\n\n{link}\n",
         to=[user.email],

@@ -47,7 +47,7 @@ def split_unit_key(key: str) -> tuple[int, str] | None:
     if not key.startswith(UNIT_PREFIX):
         return None
     index, _, field_name = key[len(UNIT_PREFIX) :].partition(".")
-    return (int(index), field_name) if index.isdigit() else None
+    return (int(index), field_name) if index.isascii() and index.isdigit() else None
 
 
 def unique_names(names: Iterable[str], taken: Iterable[str] = ()) -> list[str]:

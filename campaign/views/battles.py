@@ -17,9 +17,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from campaign import notifications, rules, selectors, services
 from campaign.access import get_battle_for_user, get_participant_for_user
+from campaign.bounds import fits_column
 from campaign.forms import add_service_errors
 from campaign.forms.battles import BattleCreateForm, MusterForm, SideRecordForm
-from campaign.models import Battle, BattleParticipant
+from campaign.models import Battle, BattleParticipant, CrusadeForce
 
 from ._common import posted, render_page
 
@@ -31,7 +32,7 @@ MUSTER = "battles/army_muster.html"
 def battle_create(request: HttpRequest) -> HttpResponse:
     """Start a battle; ``?force=<pk>`` (from a campaign page) picks which of my forces."""
     force = request.GET.get("force", "")
-    initial = {"force": int(force)} if force.isdigit() else {}
+    initial = {"force": int(force)} if fits_column(CrusadeForce._meta.pk, force) else {}
     form = BattleCreateForm(posted(request), user=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -10,7 +10,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from campaign import services
-from campaign.models import CampaignInvitation, HistoryEntry, Membership
+from campaign.models import Campaign, CampaignInvitation, HistoryEntry, Membership
 from tests.admin.helpers import post_change, saved
 from tests.factories import make_campaign, make_user, reload
 
@@ -355,3 +355,19 @@ def test_it_waits_no_longer_than_email_timeout_for_the_mail_server(
     assert response.status_code == 302
     assert timeouts == [3]
     assert CampaignInvitation.objects.get().is_pending
+
+
+@override_settings(EMAIL_ENABLED=True, EMAIL_BACKEND=LOCMEM)
+def test_it_emails_an_invitation_to_a_campaign_whose_name_has_a_line_break(
+    organiser, organiser_client, campaign, django_capture_on_commit_callbacks
+):
+    """A subject holds one line: a name typed with a line break still gets its email."""
+    Campaign.objects.filter(pk=campaign.pk).update(name="Pariah\nNexus")
+    make_user("alice", email="alice@example.org")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = add_by_username(organiser_client, campaign, "alice")
+
+    assert response.status_code < 500
+    (message,) = mail.outbox
+    assert message.subject == "Invitation to Pariah Nexus"

@@ -185,3 +185,17 @@ def test_it_answers_an_invitation_link_with_a_nul_or_endless_code_with_a_404(cli
     response = client.get(reverse("join_campaign", args=[code]))
 
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize(
+    "url_name, parameter", [("battle_create", "force"), ("force_create", "campaign")]
+)
+@pytest.mark.parametrize("value", ["²", "١٢", HUGE, str(2**63), "-1", "x"])
+def test_it_opens_a_new_form_whatever_id_the_link_carries(client, url_name, parameter, value):
+    """A link that preselects a force or campaign only fills in the form: digits of other
+    scripts, superscripts and ids no column holds open the form as if it named nothing."""
+    client.force_login(make_user())
+
+    response = client.get(reverse(url_name), {parameter: value})
+
+    assert response.status_code == 200
