@@ -9,6 +9,7 @@ checked against ``spec``, and every problem is reported with its place and rule.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -41,7 +42,10 @@ def _bounded_int(text: str) -> int:
 def _bounded_float(text: str) -> float:
     if len(text) > spec.MAX_NUMBER_DIGITS:
         raise _Refusal(f"a number of {len(text)} characters is too long")
-    return float(text)
+    value = float(text)
+    if not math.isfinite(value):
+        _refuse_constant(text)
+    return value
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -201,13 +205,13 @@ def _check_links(pack: Pack, problems: list[str]) -> None:
             elif given and name not in needed:
                 owner = "upgrade" if name == "upgrade" else "counter"
                 problems.append(f'{place}.{name}: is only for effect_kind "{owner}"')
-        if r.counter is not None:
+        if r.counter is not None and r.effect_kind == "counter":
             counter = counters.get(r.counter)
             if counter is None:
                 problems.append(f"{place}.counter: names no counter of this pack")
             elif counter.per != r.target:
                 problems.append(f"{place}.counter: is kept per {counter.per}, not per {r.target}")
-        if r.upgrade is not None:
+        if r.upgrade is not None and r.effect_kind == "upgrade":
             if r.upgrade not in upgrades:
                 problems.append(f"{place}.upgrade: names no upgrade of this pack")
             elif r.target != "unit":
