@@ -1,5 +1,6 @@
 """The packs package stands alone: no Django, standard library and the rules package only."""
 
+import ast
 from pathlib import Path
 
 import campaign.packs
@@ -28,3 +29,22 @@ def test_it_imports_only_the_standard_library_and_the_rules_package():
 def test_it_exports_every_name_it_lists():
     for name in campaign.packs.__all__:
         assert hasattr(campaign.packs, name), name
+
+
+def sibling_imports(module: str) -> set[str]:
+    tree = ast.parse((PACKS_DIR / f"{module}.py").read_text())
+    return {
+        (node.module or "").split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level == 1
+    } - {""}
+
+
+def test_it_keeps_the_declaration_free_of_logic():
+    """The format's data modules (model, errors, spec) import no checking or building code,
+    so the validator and the schema read one declaration and never each other."""
+    assert sibling_imports("model") == set()
+    assert sibling_imports("errors") == set()
+    assert sibling_imports("spec") <= {"model"}
+    assert "validate" not in sibling_imports("schema")
+    assert "schema" not in sibling_imports("validate")
