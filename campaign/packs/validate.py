@@ -19,10 +19,11 @@ from .model import Pack
 from .spec import EFFECT_KIND_FIELDS, Field, Obj
 
 ID_RE = re.compile(spec.ID_PATTERN)
-STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-BRACKETS = re.compile(r"[\[\]{}]")
-CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-CONTROL_BUT_NEWLINE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+TOKENS = re.compile(r'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]', re.DOTALL)
+"""A string (to its end, even unclosed: never scanned twice) or a bracket."""
+CONTROL = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+CONTROL_BUT_NEWLINE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f\ud800-\udfff]")
+"""Control characters (a newline is allowed in longer texts) and lone surrogates."""
 
 
 class _Refusal(Exception):
@@ -59,9 +60,13 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _depth(text: str) -> int:
     deepest = level = 0
-    for match in BRACKETS.finditer(STRINGS.sub("", text)):
-        level += 1 if match.group() in "[{" else -1
-        deepest = max(deepest, level)
+    for match in TOKENS.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            level += 1
+            deepest = max(deepest, level)
+        elif token in ("]", "}"):
+            level -= 1
     return deepest
 
 

@@ -29,6 +29,9 @@ HOSTILE = [
     ("not JSON", b'{"format": ', "(file): not JSON (line 1)"),
     ("not UTF-8", b'{"format": "\xff"}', "(file): not UTF-8 text"),
     ("empty file", b"", "(file): not JSON (line 1)"),
+    ("a megabyte of escaped quotes", b'"\\' * 499_999, "(file): not JSON (line 1)"),
+    ("a megabyte of quotes", b'"' * 999_999, "(file): not JSON (line 1)"),
+    ("wide and shallow", b'["a",' * 160_000, "(file): nested deeper than 8 levels"),
 ]
 
 
@@ -67,6 +70,13 @@ def test_it_names_an_overlong_unknown_key_briefly():
     with pytest.raises(PackError) as refused:
         load_pack(repr_json(data))
     assert refused.value.problems == [f'(file): unknown key "{"k" * 40}"']
+
+
+def test_it_refuses_a_lone_surrogate_in_a_name():
+    text = repr_json(sample()).replace(b'"Hold the Beacon"', b'"Hold \\ud800"')
+    with pytest.raises(PackError) as refused:
+        load_pack(text)
+    assert refused.value.problems == ["agendas[0].name: must not hold control characters"]
 
 
 def repr_json(data) -> bytes:
