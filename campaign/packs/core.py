@@ -1,7 +1,7 @@
 """The core pack, built from the rules tables so every name and number stays declared once.
 
 ``core_pack_data()`` is the pack as JSON data; docs/core-pack.json is its file, and a
-test keeps the file up to date (``python -m campaign.packs.core`` prints it).
+test keeps the file up to date (``make pack-files`` writes it).
 """
 
 from __future__ import annotations
@@ -93,7 +93,3 @@ def core_pack_data() -> dict[str, Any]:
 def core_pack_text() -> str:
     """docs/core-pack.json's exact text."""
     return json.dumps(core_pack_data(), indent=2, ensure_ascii=False) + "\n"
-
-
-if __name__ == "__main__":
-    print(core_pack_text(), end="")

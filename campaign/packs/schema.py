@@ -1,7 +1,7 @@
 """The JSON Schema (draft 2020-12) of the pack format, generated from ``spec``.
 
-``python -m campaign.packs.schema`` prints it; docs/content-pack.schema.json is that
-output, and a test keeps the file up to date.
+``make pack-files`` writes it to docs/content-pack.schema.json, and a test keeps that file
+up to date.
 """
 
 from __future__ import annotations
@@ -86,7 +86,3 @@ def json_schema() -> dict[str, Any]:
 def schema_text() -> str:
     """The schema file's exact text."""
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
-
-
-if __name__ == "__main__":
-    print(schema_text(), end="")

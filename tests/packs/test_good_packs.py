@@ -46,7 +46,7 @@ def test_it_reads_the_core_pack_file():
 
 
 def test_it_keeps_the_core_pack_file_up_to_date_with_the_rules_tables():
-    """The core pack is generated: `python -m campaign.packs.core > docs/core-pack.json`."""
+    """The core pack is generated: `make pack-files`."""
     assert CORE.read_text() == core_pack_text()
 
 

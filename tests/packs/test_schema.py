@@ -1,7 +1,7 @@
 """docs/content-pack.schema.json describes exactly what the validator accepts (R11).
 
 Both come from one declaration (campaign/packs/spec.py); the file is generated with
-`python -m campaign.packs.schema > docs/content-pack.schema.json`.
+`make pack-files`.
 """
 
 import json
