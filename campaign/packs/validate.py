@@ -116,6 +116,9 @@ def _check_field(f: Field, value: Any, place: str, problems: list[str]) -> Any:
                     rule = f"must be at most {f.max_length} characters"
                 problems.append(f"{place}: {rule}")
                 return None
+            if f.min_length and not value.strip():
+                problems.append(f"{place}: must not be blank")
+                return None
             control = CONTROL if f.max_length <= spec.NAME_MAX else CONTROL_BUT_NEWLINE
             if control.search(value):
                 problems.append(f"{place}: must not hold control characters")
@@ -185,6 +188,8 @@ def _check_links(pack: Pack, problems: list[str]) -> None:
     counters = {c.id: c for c in pack.counters}
     upgrades = {u.id for u in pack.upgrades}
     for i, c in enumerate(pack.counters):
+        if c.id == "rp":
+            problems.append(f'counters[{i}].id: "rp" means Requisition points in cost_in')
         if not c.least <= c.start <= c.most:
             problems.append(f"counters[{i}]: must have least <= start <= most")
     last = 0

@@ -62,6 +62,7 @@ CASES = [
         setter("pack.slug", "a" * 41),
         ["pack.slug: must be 1 to 40 lowercase letters, digits or hyphens"],
     ),
+    ("blank name", setter("blessings.0.name", "   "), ["blessings[0].name: must not be blank"]),
     ("empty name", setter("pack.name", ""), ["pack.name: must be 1 to 80 characters"]),
     (
         "long name",
@@ -203,6 +204,14 @@ CASES = [
         "duplicate entry in a traits table",
         add_trait_tables,
         ['battle_traits[0].entries[1].id: "sure-footed" is used twice'],
+    ),
+    (
+        "counter named rp",
+        lambda d: (d["counters"][0].update(id="rp"), d["requisitions"][0].update(cost_in="rp")),
+        [
+            'counters[0].id: "rp" means Requisition points in cost_in',
+            "requisitions[1].counter: names no counter of this pack",
+        ],
     ),
     (
         "bad relic category",

@@ -35,6 +35,8 @@ VALIDATOR_ONLY = {
     "start outside the bounds",
     "duplicate entry in a traits table",
     "change of 0",
+    "blank name",
+    "counter named rp",
 }
 
 
