@@ -17,7 +17,7 @@ DEPLOY_ENV := DEBUG=0 \
 	DATABASE_URL=sqlite:////tmp/x.sqlite3
 
 .PHONY: help venv run test system-deps lint checks migrations-check test-sqlite \
-	test-postgresql bench bench-postgresql bench-uploads screenshots format serve clean
+	test-postgresql bench bench-postgresql bench-uploads screenshots pack-files format serve clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -83,6 +83,12 @@ bench-uploads: venv ## Measure the server's memory for picture uploads (gunicorn
 screenshots: venv ## Take docs/*.png again from the demo campaign (Chromium, throwaway SQLite)
 	$(PY) -m scripts.screenshots
 	$(PY) scripts/sample_card_image.py
+
+pack-files: venv ## Write docs/content-pack.schema.json and docs/core-pack.json again from the code
+	$(PY) -c "from campaign.packs import schema_text; print(schema_text(), end='')" \
+		> docs/content-pack.schema.json
+	$(PY) -c "from campaign.packs import core_pack_text; print(core_pack_text(), end='')" \
+		> docs/core-pack.json
 
 format: venv ## Reformat and apply safe lint fixes
 	$(RUFF) format .

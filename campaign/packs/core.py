@@ -1,0 +1,95 @@
+"""The core pack, built from the rules tables so every name and number stays declared once.
+
+``core_pack_data()`` is the pack as JSON data; docs/core-pack.json is its file, and a
+test keeps the file up to date (``make pack-files`` writes it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..rules.enums import REQUISITION_MAX_COST, Requisition
+from ..rules.requisitions import REQUISITION_DESCRIPTIONS, requisition_cost
+from ..rules.tables import BATTLE_SCAR_EFFECTS, BATTLE_TRAIT_TABLES, CRUSADE_RELICS
+from . import spec
+
+CORE_SLUG = "core"
+
+REQUISITION_TIMING: dict[Requisition, str] = {
+    Requisition.INCREASE_SUPPLY_LIMIT: "any",
+    Requisition.RENOWNED_HEROES: "any",
+    Requisition.LEGENDARY_VETERANS: "any",
+    Requisition.REARM_AND_RESUPPLY: "before_battle",
+    Requisition.REPAIR_AND_RECUPERATE: "after_battle",
+    Requisition.FRESH_RECRUITS: "any",
+}
+"""R6's "when" column in the format's three timings. Renowned Heroes and Legendary
+Veterans have conditions of their own (R6.2, R6.3) that the rules engine checks."""
+
+
+def slug(name: str) -> str:
+    """A pack id from a name: "Hunter's Celerity" -> "hunters-celerity"."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")[:40]
+
+
+def _requisition(req: Requisition) -> dict[str, Any]:
+    cost = requisition_cost(req)
+    most = REQUISITION_MAX_COST[req]
+    effect = REQUISITION_DESCRIPTIONS[req]
+    if most != cost:
+        effect += f" Costs {cost}RP or more, as R6 counts it, at most {most}RP."
+    return {
+        "id": slug(req.label),
+        "name": req.label,
+        "effect": effect,
+        "cost": cost,
+        "cost_in": "rp",
+        "timing": REQUISITION_TIMING[req],
+        "target": "unit" if req.needs_unit else "force",
+        "effect_kind": "text",
+    }
+
+
+def core_pack_data() -> dict[str, Any]:
+    """The core rules as a content pack (R4.4, R4.5, R5.4, R6)."""
+    return {
+        "format": spec.FORMAT,
+        "version": spec.VERSION,
+        "pack": {
+            "slug": CORE_SLUG,
+            "name": "Core rules",
+            "description": (
+                "The Crusade rules' own tables: Requisitions, Battle Traits, Crusade Relics "
+                "and Battle Scars. Effects are short summaries; an empty one is for the "
+                "organiser to fill in."
+            ),
+            "source": "core rules",
+        },
+        "requisitions": [_requisition(req) for req in Requisition],
+        "battle_traits": [
+            {
+                "id": slug(str(table)),
+                "name": str(table),
+                "entries": [
+                    {"id": slug(name), "name": name, "effect": effect}
+                    for _roll, (name, effect) in sorted(rows.items())
+                ],
+            }
+            for table, rows in BATTLE_TRAIT_TABLES.items()
+        ],
+        "crusade_relics": [
+            {"id": slug(name), "name": name, "category": str(category), "effect": effect}
+            for name, (category, effect) in CRUSADE_RELICS.items()
+        ],
+        "battle_scars": [
+            {"id": slug(name), "name": name, "effect": effect}
+            for name, effect in BATTLE_SCAR_EFFECTS.items()
+        ],
+    }
+
+
+def core_pack_text() -> str:
+    """docs/core-pack.json's exact text."""
+    return json.dumps(core_pack_data(), indent=2, ensure_ascii=False) + "\n"
