@@ -11,26 +11,15 @@ import re
 from typing import Any
 
 from ..rules.enums import REQUISITION_MAX_COST, Requisition
-from ..rules.requisitions import REQUISITION_DESCRIPTIONS, requisition_cost
+from ..rules.requisitions import REQUISITION_DESCRIPTIONS, REQUISITION_TIMING, requisition_cost
 from ..rules.tables import BATTLE_SCAR_EFFECTS, BATTLE_TRAIT_TABLES, CRUSADE_RELICS
 from . import spec
 
 CORE_SLUG = "core"
 
-REQUISITION_TIMING: dict[Requisition, str] = {
-    Requisition.INCREASE_SUPPLY_LIMIT: "any",
-    Requisition.RENOWNED_HEROES: "any",
-    Requisition.LEGENDARY_VETERANS: "any",
-    Requisition.REARM_AND_RESUPPLY: "before_battle",
-    Requisition.REPAIR_AND_RECUPERATE: "after_battle",
-    Requisition.FRESH_RECRUITS: "any",
-}
-"""R6's "when" column in the format's three timings. Renowned Heroes and Legendary
-Veterans have conditions of their own (R6.2, R6.3) that the rules engine checks."""
-
 
 def slug(name: str) -> str:
-    """A pack id from a name: "Hunter's Celerity" -> "hunters-celerity"."""
+    """A pack id from a name: "Vell's Last Stand" -> "vells-last-stand"."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")[:40]
 
 
@@ -39,7 +28,7 @@ def _requisition(req: Requisition) -> dict[str, Any]:
     most = REQUISITION_MAX_COST[req]
     effect = REQUISITION_DESCRIPTIONS[req]
     if most != cost:
-        effect += f" Costs {cost}RP or more, as R6 counts it, at most {most}RP."
+        effect += f" Costs {cost}RP or more, rising as the rules say, at most {most}RP."
     return {
         "id": slug(req.label),
         "name": req.label,
@@ -53,7 +42,8 @@ def _requisition(req: Requisition) -> dict[str, Any]:
 
 
 def core_pack_data() -> dict[str, Any]:
-    """The core rules as a content pack (R4.4, R4.5, R5.4, R6)."""
+    """The core rules as a content pack: Battle Traits, Crusade Relics, Battle Scars and
+    Requisitions, from the rules tables."""
     return {
         "format": spec.FORMAT,
         "version": spec.VERSION,

@@ -1,4 +1,4 @@
-"""The dataclasses a valid content pack becomes (R11: content comes from packs, not code)."""
+"""The dataclasses a valid content pack becomes (content comes from packs, not code)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Agenda:
-    """R11.1: XP per achievement; a tally Agenda also counts on the unit's card."""
+    """XP per achievement; a tally Agenda also counts on the unit's card."""
 
     id: str
     name: str
@@ -19,7 +19,7 @@ class Agenda:
 
 @dataclass(frozen=True)
 class Blessing:
-    """R11.3: what the underdog may pick."""
+    """What the underdog may pick."""
 
     id: str
     name: str
@@ -28,7 +28,7 @@ class Blessing:
 
 @dataclass(frozen=True)
 class UnderdogThreshold:
-    """R11.3: a gap of at least ``gap_at_least`` Crusade points gives ``blessings`` picks."""
+    """A gap of at least ``gap_at_least`` Crusade points gives ``blessings`` picks."""
 
     gap_at_least: int
     blessings: int
@@ -36,7 +36,7 @@ class UnderdogThreshold:
 
 @dataclass(frozen=True)
 class Requisition:
-    """R6/R11.4: a pack Requisition; ``cost_in`` is "rp" or one of the pack's counter ids."""
+    """A pack Requisition; ``cost_in`` is "rp" or one of the pack's counter ids."""
 
     id: str
     name: str
@@ -61,7 +61,7 @@ class Upgrade:
 
 @dataclass(frozen=True)
 class TraitEntry:
-    """One row of a Battle Traits table, in dice order (R4.4)."""
+    """One row of a Battle Traits table, in dice order."""
 
     id: str
     name: str
@@ -77,7 +77,7 @@ class TraitTable:
 
 @dataclass(frozen=True)
 class Relic:
-    """R4.5: category is artificer, antiquity or legendary."""
+    """A Crusade Relic; category is artificer, antiquity or legendary."""
 
     id: str
     name: str
@@ -87,7 +87,7 @@ class Relic:
 
 @dataclass(frozen=True)
 class Scar:
-    """R5.4."""
+    """A Battle Scar."""
 
     id: str
     name: str
@@ -96,7 +96,7 @@ class Scar:
 
 @dataclass(frozen=True)
 class Counter:
-    """R11.4: a named number per force or per unit, with its start and bounds."""
+    """A named number per force or per unit, with its start and bounds."""
 
     id: str
     name: str

@@ -91,14 +91,14 @@ AGENDA = Obj(
         Field("keeps_tally", "bool"),
         int_field("limit_per_battle", 1, 10, required=False),
     ),
-    "R11.1: XP per achievement, within the caps of R3.6.",
+    "XP per achievement, within the units' XP caps.",
 )
 BLESSING = Obj("blessing", model.Blessing, (id_field(), name_field(), effect_field()))
 THRESHOLD = Obj(
     "underdog threshold",
     model.UnderdogThreshold,
     (int_field("gap_at_least", 1, 1000), int_field("blessings", 1, 10)),
-    "R11.3: in increasing order of gap_at_least, each gap greater than the one before.",
+    "In increasing order of gap_at_least, each gap greater than the one before.",
     unique_id=False,
 )
 REQUISITION = Obj(
@@ -131,7 +131,7 @@ REQUISITION = Obj(
             description='with effect_kind "upgrade": the id of this pack\'s upgrade it gives',
         ),
     ),
-    "R6/R11.4: bought like a core Requisition, never during a battle.",
+    "Bought like a core Requisition, never during a battle.",
 )
 EFFECT_KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "counter": ("counter", "change"),
@@ -144,7 +144,7 @@ UPGRADE = Obj(
     "upgrade",
     model.Upgrade,
     (id_field(), name_field(), effect_field(), int_field("crusade_points", 0, 3)),
-    "Shown on the unit's card; its Crusade points add to the unit's (R7).",
+    "Shown on the unit's card; its Crusade points add to the unit's.",
 )
 TRAIT_ENTRY = Obj("battle trait", model.TraitEntry, (id_field(), name_field(), effect_field()))
 TRAIT_TABLE = Obj(
@@ -155,7 +155,7 @@ TRAIT_TABLE = Obj(
         name_field(),
         Field("entries", "list", item=TRAIT_ENTRY, max_items=36),
     ),
-    "R4.4: entries in dice order; ids unique within the table.",
+    "Entries in dice order; ids unique within the table.",
 )
 RELIC = Obj(
     "crusade relic",
@@ -166,9 +166,14 @@ RELIC = Obj(
         Field("category", "enum", choices=("artificer", "antiquity", "legendary")),
         effect_field(),
     ),
-    "R4.5",
+    "A relic of one of the three categories.",
 )
-SCAR = Obj("battle scar", model.Scar, (id_field(), name_field(), effect_field()), "R5.4")
+SCAR = Obj(
+    "battle scar",
+    model.Scar,
+    (id_field(), name_field(), effect_field()),
+    "A scar a unit may carry.",
+)
 COUNTER = Obj(
     "counter",
     model.Counter,
@@ -180,7 +185,7 @@ COUNTER = Obj(
         int_field("least", -1000, 1000),
         int_field("most", -1000, 1000),
     ),
-    "R11.4: least <= start <= most.",
+    "least <= start <= most.",
 )
 HEADER = Obj(
     "pack",
@@ -216,7 +221,7 @@ PACK = Obj(
         Field("battle_scars", "list", required=False, item=SCAR),
         Field("counters", "list", required=False, item=COUNTER, max_items=20),
     ),
-    "One book or supplement, or a group's house rules (R11).",
+    "One book or supplement, or a group's house rules.",
     unique_id=False,
 )
 SECTIONS: tuple[str, ...] = tuple(f.name for f in PACK.fields if f.kind == "list")

@@ -98,6 +98,7 @@ from .ranks import (
 )
 from .requisitions import (
     REQUISITION_DESCRIPTIONS,
+    REQUISITION_TIMING,
     enhancement_holder_refusals,
     fresh_recruits_refusals,
     legendary_veteran_holder_refusals,
@@ -195,6 +196,7 @@ __all__ = [
     "RELIC_MIN_RANK",
     "REMOVED_FOR_GOOD",
     "REQUISITION_DESCRIPTIONS",
+    "REQUISITION_TIMING",
     "REQUISITION_MAX_COST",
     "RP_PER_BATTLE",
     "SHAMEFUL_SCARS",

@@ -10,6 +10,18 @@ from .force import rp_refusal
 from .tables import MAX_BATTLE_HONOURS_CHARACTER, NON_CHARACTER_XP_CAP
 from .units import UnitFacts
 
+REQUISITION_TIMING: dict[Requisition, str] = {
+    Requisition.INCREASE_SUPPLY_LIMIT: "any",
+    Requisition.RENOWNED_HEROES: "any",
+    Requisition.LEGENDARY_VETERANS: "any",
+    Requisition.REARM_AND_RESUPPLY: "before_battle",
+    Requisition.REPAIR_AND_RECUPERATE: "after_battle",
+    Requisition.FRESH_RECRUITS: "any",
+}
+"""R6's "when" column as one of three timings: any time (outside a battle), before a
+battle, after one. Renowned Heroes and Legendary Veterans have conditions of their own
+(R6.2, R6.3), checked by `requisition_refusals`."""
+
 REQUISITION_DESCRIPTIONS: dict[Requisition, str] = {
     Requisition.INCREASE_SUPPLY_LIMIT: "Raise the force's Supply Limit so more units fit.",
     Requisition.RENOWNED_HEROES: (

@@ -1,4 +1,4 @@
-"""`manage.py content_pack validate PATH`: check a content pack file (R11).
+"""`manage.py content_pack validate PATH`: check a content pack file.
 
 Prints "PATH: a good content pack: NAME (counts)" and exits 0, or prints each problem
 ("place: rule") and exits 2. Subcommands, so that import and export can join it.
