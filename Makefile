@@ -34,7 +34,9 @@ run: venv ## Migrate, load the demo campaign, print the logins, serve on 127.0.0
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-test: venv system-deps lint checks migrations-check test-sqlite test-postgresql ## Everything CI runs
+test: venv system-deps lint checks migrations-check ## Everything CI runs
+	@echo "make test: the SQLite and PostgreSQL suites run side by side; each prints when it ends"
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-sqlite test-postgresql
 	@echo "make test: all green"
 
 system-deps: ## Install PostgreSQL and Chromium with apt if they are missing

@@ -301,7 +301,7 @@ def build_demo_campaign(users: dict) -> Campaign:
         campaign=campaign,
         kind=CustomContent.Kind.BATTLE_TRAIT,
         name="Breach Veterans",
-        trait_table=rules.TraitTable.INFANTRY,
+        trait_table="infantry",
         effect="Re-roll Charge rolls against units in ruins.",
     )
     services.add_custom_content(

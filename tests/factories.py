@@ -118,3 +118,11 @@ def make_recorded_battle(
         results[side.pk] = result if side.force == force else AGAINST[result]
     services.record_battle_end(battle=battle, results=results, outcomes={})
     return battle
+
+
+def make_house_content(*, campaign: Campaign, kind: str, name: str, **details: str):
+    """An item of the campaign's house rules pack, added by one of its organisers."""
+    organiser = campaign.memberships.filter(role="organiser").first().user
+    return services.add_custom_content(
+        actor=organiser, campaign=campaign, kind=kind, name=name, **details
+    )

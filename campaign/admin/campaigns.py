@@ -90,9 +90,15 @@ class CustomContentForm(RefusalForm, forms.ModelForm):
         required=False, label="Retire", help_text="Stop offering it; cards keep theirs."
     )
 
+    campaign = forms.ModelChoiceField(
+        queryset=Campaign.objects.none(),
+        required=False,
+        help_text="Added to this campaign's house rules pack (made the first time).",
+    )
+
     class Meta:
         model = CustomContent
-        fields = ["campaign", "kind", *CUSTOM_FIELDS]
+        fields = ["kind", *CUSTOM_FIELDS]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -138,7 +144,7 @@ class CampaignAdmin(OrganiserAdmin):
     list_display = ["name", "created_at", "member_count", "force_count", "house_rules"]
     search_fields = ["name", "description"]
     readonly_fields = ["invite_code", "created_at"]
-    inlines = [MembershipInline, InvitationInline, CustomContentInline]
+    inlines = [MembershipInline, InvitationInline]
     fieldsets = [
         (None, {"fields": ["name", "description", "invite_code", "created_at"]}),
         (
@@ -206,8 +212,8 @@ class CustomContentAdmin(ObjectToolMixin, OrganiserScope, ServiceAdmin):
     form = CustomContentForm
     object_tool_path = "retire"
     object_tool_step = RETIRE_CONTENT
-    list_display = ["name", "kind", "campaign", "relic_category", "trait_table", "retired_at"]
-    list_select_related = ["campaign"]
+    list_display = ["name", "kind", "pack", "relic_category", "trait_table", "retired_at"]
+    list_select_related = ["pack"]
     list_filter = ["kind", campaign_filter(CustomContent), "relic_category"]
     search_fields = ["name", "effect"]
     actions = [reason_action(RETIRE_CONTENT, "retire_content")]

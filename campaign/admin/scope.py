@@ -61,7 +61,7 @@ CAMPAIGN_PATHS: dict[type[Model], str] = {
     Campaign: "pk",
     Membership: "campaign",
     CampaignInvitation: "campaign",
-    CustomContent: "campaign",
+    CustomContent: "pack__campaign",
     CrusadeForce: "campaign",
     Unit: "force__campaign",
     BattleHonour: "unit__force__campaign",

@@ -5,11 +5,12 @@ reads a pack file's bytes and returns a ``Pack`` of dataclasses, or raises ``Pac
 whose ``problems`` name each place and rule.
 
 Modules: `spec` (the format, declared once), `model` (the dataclasses), `validate`
-(parsing and checks), `schema` (the JSON Schema from `spec`), `core` (the core pack from
-the rules tables).
+(parsing and checks), `encode` (a Pack back to its file), `schema` (the JSON Schema from
+`spec`), `core` (the core pack from the rules tables).
 """
 
 from .core import CORE_SLUG, core_pack_data, core_pack_text
+from .encode import pack_data, pack_text
 from .errors import PackError
 from .model import Pack
 from .schema import json_schema, schema_text
@@ -30,6 +31,8 @@ __all__ = [
     "core_pack_text",
     "json_schema",
     "load_pack",
+    "pack_data",
+    "pack_text",
     "parse",
     "schema_text",
 ]

@@ -121,6 +121,7 @@ class Pack:
     format: str
     version: int
     pack: Header
+    agendas_per_battle: int | None = None
     agendas: tuple[Agenda, ...] = ()
     blessings: tuple[Blessing, ...] = ()
     underdog_thresholds: tuple[UnderdogThreshold, ...] = ()

@@ -68,6 +68,7 @@ def _object(obj: Obj) -> dict[str, Any]:
 def json_schema() -> dict[str, Any]:
     """The schema as a JSON value."""
     body = _object(spec.PACK)
+    body["dependentRequired"] = {"agendas": ["agendas_per_battle"]}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,

@@ -192,6 +192,8 @@ def _check_links(pack: Pack, problems: list[str]) -> None:
             problems.append(f'counters[{i}].id: "rp" means Requisition points in cost_in')
         if not c.least <= c.start <= c.most:
             problems.append(f"counters[{i}]: must have least <= start <= most")
+    if pack.agendas and pack.agendas_per_battle is None:
+        problems.append("agendas_per_battle: is needed when the pack has agendas")
     last = 0
     for i, t in enumerate(pack.underdog_thresholds):
         if t.gap_at_least <= last:

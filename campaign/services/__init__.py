@@ -30,15 +30,12 @@ from .battles import (
     void_battle,
 )
 from .campaigns import (
-    add_custom_content,
     change_member_role,
     create_campaign,
     join_campaign,
-    retire_custom_content,
     set_house_rules,
     start_campaign,
     update_campaign_details,
-    update_custom_content,
 )
 from .corrections import correct_force, correct_unit
 from .forces import (
@@ -71,6 +68,15 @@ from .members import (
     decline_campaign_invitation,
     invite_to_campaign,
     withdraw_campaign_invitation,
+)
+from .packs import (
+    add_custom_content,
+    disable_pack,
+    enable_pack,
+    import_pack,
+    read_pack_file,
+    retire_custom_content,
+    update_custom_content,
 )
 from .promotions import (
     battle_trait_choices,
@@ -109,6 +115,10 @@ __all__ = [
     "UnitOutcome",
     "accept_invitation",
     "add_custom_content",
+    "disable_pack",
+    "enable_pack",
+    "import_pack",
+    "read_pack_file",
     "add_unit",
     "battle_trait_choices",
     "bring_force_into_campaign",

@@ -17,6 +17,7 @@ from campaign.models import (
     Campaign,
     CrusadeForce,
     CustomContent,
+    EnabledPack,
     HistoryAction,
     HistoryEntry,
     Unit,
@@ -98,7 +99,14 @@ def require_reason(reason: str, message: str) -> str:
 
 def require_campaign_content(custom: CustomContent, unit: Unit, kind: str, *, field: str) -> None:
     """``custom`` must be content of ``kind`` the unit's campaign still offers."""
-    if custom.kind != kind or custom.campaign_id != unit.force.campaign_id or custom.is_retired:
+    offered = (
+        custom.kind == kind
+        and not custom.is_retired
+        and EnabledPack.objects.filter(
+            campaign_id=unit.force.campaign_id, pack_id=custom.pack_id
+        ).exists()
+    )
+    if not offered:
         what = CustomContent.Kind(kind).label
         refuse(f"That is not one of this campaign's {what}s.", field=field)
 

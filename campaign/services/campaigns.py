@@ -1,4 +1,4 @@
-"""Services for campaigns: details, house rules, members and their roles, custom content."""
+"""Services for campaigns: details, house rules, members and their roles."""
 
 from __future__ import annotations
 
@@ -6,11 +6,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign.models import (
-    RELIC_NEEDS_CATEGORY,
     Campaign,
     CampaignInvitation,
     CrusadeForce,
-    CustomContent,
     HistoryAction,
     Membership,
 )
@@ -20,7 +18,6 @@ from . import staff
 
 HOUSE_RULE_FIELDS = Campaign.HOUSE_RULE_FIELDS
 NEEDS_AN_ORGANISER = "A campaign needs at least one organiser."
-CUSTOM_FIELDS = ("name", "effect", "relic_category", "trait_table")
 
 
 def _check_house_rules(campaign: Campaign) -> None:
@@ -197,81 +194,3 @@ def set_role(*, actor, membership: Membership, role: str) -> Membership:
     )
     staff.follow_roles(actor=actor, user=membership.user, campaign=campaign)
     return membership
-
-
-def _check_custom(content: CustomContent) -> None:
-    content.name = content.name.strip()
-    if not content.name:
-        common.refuse("Give it a name.", field="name")
-    relic = content.kind == CustomContent.Kind.CRUSADE_RELIC
-    if relic and not content.relic_category:
-        common.refuse(RELIC_NEEDS_CATEGORY, field="relic_category")
-    if not relic and content.relic_category:
-        common.refuse("Only Crusade Relics have a relic category.", field="relic_category")
-    if content.trait_table and content.kind != CustomContent.Kind.BATTLE_TRAIT:
-        common.refuse("Only Battle Traits belong to a traits table.", field="trait_table")
-    taken = CustomContent.objects.filter(
-        campaign_id=content.campaign_id, kind=content.kind, name__iexact=content.name
-    ).exclude(pk=content.pk)
-    if taken.exists():
-        common.refuse(
-            f"The campaign already has a {content.get_kind_display()} called that.", field="name"
-        )
-
-
-@transaction.atomic
-def add_custom_content(
-    *, actor, campaign: Campaign, kind: str, name: str, **details: str
-) -> CustomContent:
-    """A campaign's own Battle Trait, Battle Scar or Crusade Relic (``details``: its
-    effect, relic category or traits table)."""
-    common.only(details, CUSTOM_FIELDS)
-    campaign = _lock_campaign(campaign)
-    content = CustomContent(campaign=campaign, kind=kind, name=name, **details)
-    _check_custom(content)
-    content.save()
-    common.record(
-        actor,
-        HistoryAction.CUSTOM_CONTENT_ADDED,
-        f"{content.get_kind_display()} {content.name} added to {campaign.name}",
-        campaign=campaign,
-        changed={k: [None, v] for k, v in common.snapshot(content, CUSTOM_FIELDS).items() if v},
-    )
-    return content
-
-
-@transaction.atomic
-def update_custom_content(*, actor, content: CustomContent, **values: str) -> CustomContent:
-    """Edit a campaign's own content. Cards that hold it keep the name they were given."""
-    common.only(values, CUSTOM_FIELDS, "editable here")
-    campaign = _lock_campaign(content.campaign)
-    content = CustomContent.objects.get(pk=content.pk)
-    diff = common.apply_changes(content, CUSTOM_FIELDS, values)
-    _check_custom(content)
-    summary = f"{content.get_kind_display()} {content.name} changed in {campaign.name}"
-    common.save_changes(
-        content,
-        diff,
-        actor,
-        HistoryAction.CUSTOM_CONTENT_CHANGED,
-        summary,
-        campaign=campaign,
-    )
-    return content
-
-
-@transaction.atomic
-def retire_custom_content(*, actor, content: CustomContent, reason: str = "") -> CustomContent:
-    """Stop offering a campaign's own content. It is never deleted: cards keep theirs."""
-    campaign = _lock_campaign(content.campaign)
-    content = CustomContent.objects.get(pk=content.pk)
-    if content.is_retired:
-        common.refuse(f"{content.name} has already been retired.")
-    content.retired_at = timezone.now()
-    content.save(update_fields=["retired_at"])
-    summary = f"{content.get_kind_display()} {content.name} retired from {campaign.name}"
-    why = reason.strip()
-    common.record(
-        actor, HistoryAction.CUSTOM_CONTENT_RETIRED, summary, campaign=campaign, reason=why
-    )
-    return content

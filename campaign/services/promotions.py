@@ -109,11 +109,15 @@ def _grant(
 
 
 def campaign_content(unit: Unit, kind: str) -> list[CustomContent]:
-    """The campaign's own content of ``kind`` still offered to the unit's player."""
+    """The content of ``kind`` the campaign's enabled packs still offer the unit's player."""
     if not unit.force.campaign_id:
         return []
     return list(
-        CustomContent.objects.available().filter(campaign_id=unit.force.campaign_id, kind=kind)
+        CustomContent.objects.available()
+        .enabled_in(unit.force.campaign_id)
+        .filter(kind=kind)
+        .select_related("pack")
+        .order_by("pack__name", "pack_id", "position", "pk")
     )
 
 
@@ -130,10 +134,13 @@ def battle_trait_choices(
     if custom is None:
         custom = campaign_content(unit, CustomContent.Kind.BATTLE_TRAIT)
     for item in custom:
-        if not item.trait_table and fitting:
-            choices.setdefault("Campaign", []).append((item.name, item.effect))
-        elif item.trait_table in fitting:
-            choices[item.trait_table].append((item.name, item.effect))
+        core = item.core_trait_table
+        if core is None and fitting:
+            choices.setdefault(item.trait_table_label or "Campaign", []).append(
+                (item.name, item.effect)
+            )
+        elif core in fitting:
+            choices[core].append((item.name, item.effect))
     return {
         table: [(name, effect) for name, effect in entries if name not in held]
         for table, entries in choices.items()
@@ -186,9 +193,9 @@ def settle_with_battle_trait(
         common.require_campaign_content(
             custom, unit, CustomContent.Kind.BATTLE_TRAIT, field="trait"
         )
-        name, effect, table = custom.name, custom.effect, custom.trait_table
-        fits = rules.fitting_trait_tables(unit.keywords)
-        if (table and table not in fits) or not fits:
+        name, effect, table = custom.name, custom.effect, custom.trait_table_label
+        core, fits = custom.core_trait_table, rules.fitting_trait_tables(unit.keywords)
+        if (core is not None and core not in fits) or not fits:
             common.refuse(
                 rules.trait_table_refusal(unit.facts(), table or "campaign"), field="trait"
             )

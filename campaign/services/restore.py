@@ -395,7 +395,7 @@ def _write_rows(force: CrusadeForce, units: list[Unit], restorable: Restorable) 
     """Promotions, honours (then what each replaced), scars and requisitions, in bulk."""
     content = {
         (item.kind, item.name): item
-        for item in CustomContent.objects.filter(campaign_id=force.campaign_id)
+        for item in CustomContent.objects.enabled_in(force.campaign_id)
     }
     promotions, honours, replacing, scars = [], [], [], []
     for unit, card in zip(units, restorable.cards, strict=True):

@@ -53,6 +53,16 @@ CASES = [
     ("wrong version", setter("version", 2), ["version: must be 1"]),
     ("no header", deleter("pack"), ["pack: is missing"]),
     (
+        "agendas without a number per battle",
+        deleter("agendas_per_battle"),
+        ["agendas_per_battle: is needed when the pack has agendas"],
+    ),
+    (
+        "too many agendas per battle",
+        setter("agendas_per_battle", 11),
+        ["agendas_per_battle: must be between 1 and 10"],
+    ),
+    (
         "bad slug",
         setter("pack.slug", "House Rules"),
         ["pack.slug: must be 1 to 40 lowercase letters, digits or hyphens"],

@@ -1,6 +1,10 @@
 """The packs that ship validate, and the core pack is the rules tables (R4.4, R4.5, R5.4, R6)."""
 
-from campaign.packs import core_pack_data, core_pack_text, load_pack
+import json
+
+import pytest
+
+from campaign.packs import SECTIONS, core_pack_data, core_pack_text, load_pack, pack_text
 from campaign.packs.model import Agenda, Counter, Requisition, UnderdogThreshold
 from campaign.rules import (
     BATTLE_SCAR_EFFECTS,
@@ -9,7 +13,7 @@ from campaign.rules import (
     requisition_cost,
 )
 from campaign.rules import Requisition as CoreRequisition
-from tests.packs.helpers import CORE, SAMPLE
+from tests.packs.helpers import CORE, SAMPLE, sample
 
 
 def test_it_reads_the_sample_house_pack_as_dataclasses():
@@ -81,3 +85,28 @@ def test_it_gives_the_core_requisitions_their_cost_timing_and_target_from_r6():
 
 def test_it_serves_the_core_pack_as_data_too():
     assert core_pack_data()["pack"]["slug"] == "core"
+
+
+@pytest.mark.parametrize("path", [SAMPLE, CORE], ids=["sample", "core"])
+def test_it_writes_a_pack_back_to_the_very_text_it_was_read_from(path):
+    """R11: export then import gives the same pack, and the same file, exactly."""
+    text = path.read_text()
+    pack = load_pack(text.encode())
+    assert pack_text(pack) == text
+    assert load_pack(pack_text(pack).encode()) == pack
+
+
+def test_it_leaves_out_optional_fields_and_empty_sections_when_it_writes():
+    data = sample()
+    data["blessings"] = []
+    assert "limit_per_battle" not in data["agendas"][1]
+    written = json.loads(pack_text(load_pack(json.dumps(data).encode())))
+    assert "blessings" not in written
+    assert "limit_per_battle" not in written["agendas"][1]
+    assert list(written) == [
+        "format",
+        "version",
+        "pack",
+        "agendas_per_battle",
+        *[name for name in SECTIONS if name in written],
+    ]

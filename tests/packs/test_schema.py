@@ -33,7 +33,12 @@ def test_it_is_a_draft_2020_12_schema_that_refuses_unknown_keys_everywhere():
 def test_it_lists_the_same_keys_enums_and_limits_as_the_validator():
     schema = json.loads(SCHEMA.read_text())
     props = schema["properties"]
-    assert set(props) == {"format", "version", "pack", *SECTIONS}
+    assert set(props) == {"format", "version", "pack", "agendas_per_battle", *SECTIONS}
+    assert (props["agendas_per_battle"]["minimum"], props["agendas_per_battle"]["maximum"]) == (
+        1,
+        10,
+    )
+    assert schema["dependentRequired"] == {"agendas": ["agendas_per_battle"]}
     assert schema["required"] == ["format", "version", "pack"]
     assert props["format"]["enum"] == [spec.FORMAT]
     assert (props["version"]["minimum"], props["version"]["maximum"]) == (1, 1)

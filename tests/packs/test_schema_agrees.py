@@ -65,6 +65,8 @@ def valid(schema, value) -> bool:
         if schema.get("additionalProperties") is False:
             checks += [key in properties for key in value]
         checks += [valid(properties[key], item) for key, item in value.items() if key in properties]
+        for key, needed in schema.get("dependentRequired", {}).items():
+            checks += [name in value for name in needed] if key in value else []
     for rule in schema.get("allOf", []):
         if valid(rule["if"], value):
             checks.append(valid(rule["then"], value))

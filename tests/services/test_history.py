@@ -10,6 +10,7 @@ from campaign import rules, selectors, services
 from campaign.models import HistoryEntry, history_action_choices
 from campaign.services import UnitOutcome
 from tests.factories import make_campaign, make_user
+from tests.packs.helpers import SAMPLE as SAMPLE_PACK
 from tests.services.cards import commissar, krieg_force, krieg_squad
 from tests.services.checks import latest_history
 from tests.services.earned import grant_trait, old_scars, pending_promotion, set_xp
@@ -198,6 +199,20 @@ CALLS: dict[str, Callable[[World], object]] = {
     "retire_custom_content": lambda w: services.retire_custom_content(
         actor=w.organiser, content=custom_scar(w), reason="Not used"
     ),
+    "import_pack": lambda w: services.import_pack(
+        actor=w.organiser, data=SAMPLE_PACK.read_bytes(), campaign=w.campaign
+    ),
+    "enable_pack": lambda w: services.enable_pack(
+        actor=w.organiser, campaign=w.campaign, pack=library_pack(w)
+    ),
+    "disable_pack": lambda w: services.disable_pack(
+        actor=w.organiser,
+        campaign=w.campaign,
+        pack=services.enable_pack(
+            actor=w.organiser, campaign=w.campaign, pack=library_pack(w)
+        ).pack,
+        reason="Next season",
+    ),
     "import_roster": lambda w: services.import_roster(
         actor=w.actor,
         force=w.force,
@@ -237,6 +252,10 @@ def awaiting_approval(w: World):
     )
 
 
+def library_pack(w: World):
+    return services.import_pack(actor=w.organiser, data=SAMPLE_PACK.read_bytes())
+
+
 def custom_scar(w: World):
     return services.add_custom_content(
         actor=w.organiser, campaign=w.campaign, kind="battle_scar", name="Gas-blinded"
@@ -269,6 +288,7 @@ def test_it_covers_every_service_that_changes_state():
         "unique_names",
         "play_refusal",
         "require_approved",
+        "read_pack_file",
     }
     assert changers == set(CALLS)
 
@@ -284,7 +304,8 @@ def test_it_writes_a_history_row_naming_who_did_it(name):
     assert new.exists()
     assert all(e.actor is not None for e in new)
     assert new.filter(actor=w.actor).exists() or new.filter(actor=w.organiser).exists()
-    assert all(e.force_id or e.campaign_id for e in new)
+    # A pack imported into the library belongs to no campaign yet.
+    assert all(e.force_id or e.campaign_id or e.action == "pack_imported" for e in new)
     assert all(e.summary for e in new)
     assert {e.action for e in new} <= set(dict(history_action_choices()))
 

@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from campaign import rules
+from campaign import rules, services
 from campaign.models import CustomContent, OutOfActionTest
 from tests.factories import make_campaign, make_user
 from tests.services.cards import commissar, krieg_force, krieg_squad
@@ -28,8 +28,12 @@ def test_it_lists_only_tests_waiting_for_a_roll_or_a_choice_as_open():
 
 @pytest.mark.django_db
 def test_it_builds_and_reads_back_a_custom_content_choice_key():
-    content = CustomContent.objects.create(
-        campaign=make_campaign(), kind="battle_scar", name="Gas-blinded"
+    campaign = make_campaign()
+    content = services.add_custom_content(
+        actor=campaign.memberships.first().user,
+        campaign=campaign,
+        kind="battle_scar",
+        name="Gas-blinded",
     )
 
     assert CustomContent.pk_from_choice_key(content.choice_key) == content.pk

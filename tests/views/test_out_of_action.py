@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from campaign import rules, services
-from campaign.models import BattleScar, CustomContent, OutOfActionTest, Unit
-from tests.factories import reload
+from campaign.models import BattleScar, OutOfActionTest, Unit
+from tests.factories import make_house_content, reload
 
 from .helpers import texts
 
@@ -147,14 +147,12 @@ def test_it_tells_a_battle_weary_unit_what_its_scar_takes_off_the_roll(client, t
 
 
 def test_it_offers_the_campaigns_own_scars_but_not_retired_ones(client, table):
-    kept = CustomContent.objects.create(
+    kept = make_house_content(
         campaign=table.campaign, kind="battle_scar", name="Hive Taint", effect="Slower."
     )
     services.retire_custom_content(
         actor=table.campaign.memberships.get(role="organiser").user,
-        content=CustomContent.objects.create(
-            campaign=table.campaign, kind="battle_scar", name="Old Wound"
-        ),
+        content=make_house_content(campaign=table.campaign, kind="battle_scar", name="Old Wound"),
     )
     services.take_out_of_action_test(actor=table.owner, test=table.test, roll=1)
     client.force_login(table.owner)

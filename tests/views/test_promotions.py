@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from campaign import rules, services
 from campaign.forms.requisitions import MAX_ENHANCEMENT_POINTS, RenownedHeroesForm
-from campaign.models import BattleHonour, CustomContent, Promotion
-from tests.factories import reload
+from campaign.models import BattleHonour, Promotion
+from tests.factories import make_house_content, reload
 
 from .helpers import texts
 
@@ -79,7 +79,7 @@ def test_it_rolls_a_battle_trait_on_the_chosen_table(client, table):
 
 
 def test_it_offers_the_campaigns_own_traits(client, table):
-    custom = CustomContent.objects.create(
+    custom = make_house_content(
         campaign=table.campaign, kind="battle_trait", name="Hive Hunter", trait_table="Character"
     )
     client.force_login(table.owner)
@@ -166,7 +166,7 @@ def test_it_settles_with_renowned_heroes_instead(client, table):
 
 
 def test_it_names_the_honour_a_campaign_trait_gave_by_its_category(client, table):
-    custom = CustomContent.objects.create(
+    custom = make_house_content(
         campaign=table.campaign, kind="battle_trait", name="Hive Hunter", trait_table="Character"
     )
     response = _settle(client, table, "trait_choose", table="Character", trait=custom.choice_key)
@@ -176,10 +176,10 @@ def test_it_names_the_honour_a_campaign_trait_gave_by_its_category(client, table
 
 
 def test_it_offers_the_campaigns_relics_but_not_retired_ones(client, table):
-    relic = CustomContent.objects.create(
+    relic = make_house_content(
         campaign=table.campaign, kind="crusade_relic", name="Bone Idol", relic_category="artificer"
     )
-    retired = CustomContent.objects.create(
+    retired = make_house_content(
         campaign=table.campaign, kind="crusade_relic", name="Dust Idol", relic_category="artificer"
     )
     organiser = table.campaign.memberships.get(role="organiser").user
