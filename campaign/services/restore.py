@@ -394,8 +394,7 @@ def restore_force(
 def _write_rows(force: CrusadeForce, units: list[Unit], restorable: Restorable) -> None:
     """Promotions, honours (then what each replaced), scars and requisitions, in bulk."""
     content = {
-        (item.kind, item.name): item
-        for item in CustomContent.objects.enabled_in(force.campaign_id)
+        (item.kind, item.name): item for item in CustomContent.objects.enabled_in(force.campaign_id)
     }
     promotions, honours, replacing, scars = [], [], [], []
     for unit, card in zip(units, restorable.cards, strict=True):
