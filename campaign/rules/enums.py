@@ -1,6 +1,7 @@
 """The named things of the Crusade rules, with their labels and fixed numbers.
 
-Data only: this module imports nothing from the rest of the package, so every other
+Data only: this module imports nothing from the rest of the package but the edition's
+numbers (`edition`, which imports nothing), so every other
 module (tables and logic alike) can import it without a cycle. Members are declared as
 ``value, label``; a member without a label is labelled by its value.
 """
@@ -8,6 +9,8 @@ module (tables and logic alike) can import it without a cycle. Members are decla
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
+
+from .edition import EDITION
 
 
 class Labelled(StrEnum):
@@ -50,13 +53,7 @@ class Rank(IntEnum):
         return Rank(self + 1) if self < Rank.LEGENDARY else None
 
 
-RANK_THRESHOLDS: dict[Rank, int] = {
-    Rank.BATTLE_READY: 0,
-    Rank.BLOODED: 6,
-    Rank.BATTLE_HARDENED: 16,
-    Rank.HEROIC: 31,
-    Rank.LEGENDARY: 51,
-}
+RANK_THRESHOLDS: dict[Rank, int] = dict(zip(Rank, EDITION.rank_thresholds, strict=True))
 """R3.5: minimum XP for each rank."""
 
 
@@ -110,16 +107,12 @@ class RelicCategory(Labelled):
 
 
 RELIC_CRUSADE_POINTS: dict[RelicCategory, int] = {
-    RelicCategory.ARTIFICER: 1,
-    RelicCategory.ANTIQUITY: 2,
-    RelicCategory.LEGENDARY: 3,
+    category: EDITION.relic_crusade_points[category.value] for category in RelicCategory
 }
 """R4.5: Crusade points per relic category."""
 
 RELIC_MIN_RANK: dict[RelicCategory, Rank] = {
-    RelicCategory.ARTIFICER: Rank.BATTLE_READY,
-    RelicCategory.ANTIQUITY: Rank.HEROIC,
-    RelicCategory.LEGENDARY: Rank.LEGENDARY,
+    category: Rank(EDITION.relic_min_rank[category.value]) for category in RelicCategory
 }
 """R4.5: rank gate per relic category (best reading; a campaign may change it)."""
 
@@ -173,12 +166,7 @@ class Requisition(Labelled):
 
 
 REQUISITION_MAX_COST: dict[Requisition, int] = {
-    Requisition.INCREASE_SUPPLY_LIMIT: 1,
-    Requisition.RENOWNED_HEROES: 3,
-    Requisition.LEGENDARY_VETERANS: 3,
-    Requisition.REARM_AND_RESUPPLY: 1,
-    Requisition.REPAIR_AND_RECUPERATE: 5,
-    Requisition.FRESH_RECRUITS: 4,
+    req: EDITION.requisition_costs[req.value].most for req in Requisition
 }
 """R6: the most each Requisition can cost."""
 

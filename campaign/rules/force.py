@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._checks import require_non_negative, require_non_negative_fields
+from .edition import EDITION
 from .errors import RuleError
 from .tables import RP_PER_BATTLE
 
@@ -13,10 +14,10 @@ from .tables import RP_PER_BATTLE
 class HouseRules:
     """Numbers a campaign organiser may change (R1.2, R1.5, R6.1)."""
 
-    starting_supply_limit: int = 1000
-    starting_rp: int = 5
-    rp_cap: int = 10
-    supply_limit_increase: int = 200
+    starting_supply_limit: int = EDITION.house.starting_supply_limit
+    starting_rp: int = EDITION.house.starting_rp
+    rp_cap: int = EDITION.house.rp_cap
+    supply_limit_increase: int = EDITION.house.supply_limit_increase
 
     def __post_init__(self) -> None:
         require_non_negative_fields(

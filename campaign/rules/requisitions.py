@@ -5,7 +5,8 @@ from __future__ import annotations
 from math import ceil
 
 from ._checks import require_non_negative
-from .enums import REQUISITION_MAX_COST, Keyword, Requisition
+from .edition import EDITION
+from .enums import Keyword, Requisition
 from .force import rp_refusal
 from .tables import MAX_BATTLE_HONOURS_CHARACTER, NON_CHARACTER_XP_CAP
 from .units import UnitFacts
@@ -57,17 +58,13 @@ def requisition_cost(
     """
     req = Requisition(req)
     require_non_negative(battle_honours=battle_honours, other_enhancements=other_enhancements)
-    if req is Requisition.RENOWNED_HEROES:
-        cost = 1 + other_enhancements
-    elif req is Requisition.LEGENDARY_VETERANS:
-        cost = 3
-    elif req is Requisition.REPAIR_AND_RECUPERATE:
-        cost = 1 + battle_honours
-    elif req is Requisition.FRESH_RECRUITS:
-        cost = 1 + ceil(battle_honours / 2)
-    else:
-        cost = 1
-    return min(cost, REQUISITION_MAX_COST[req])
+    price = EDITION.requisition_costs[req.value]
+    cost = price.base
+    if price.honours_per_rp:
+        cost += ceil(battle_honours / price.honours_per_rp)
+    if price.per_other_enhancement:
+        cost += other_enhancements
+    return min(cost, price.most)
 
 
 def requisition_refusals(

@@ -1,58 +1,59 @@
 """The numbers, dice tables and honour content of the Crusade rules.
 
-Data only (it imports nothing but the enums). Names and dice numbers are the
-rulebook's; every effect text is a short summary in this project's own words. The
+Data only (it imports nothing but the enums and the edition's numbers). Names and dice
+numbers are the rulebook's; every effect text is a short summary in this project's own words. The
 dice order of the Battle Traits tables is an assumption (R4.8), so everything here
 is plain data a campaign can replace.
 """
 
 from __future__ import annotations
 
+from .edition import EDITION
 from .enums import RelicCategory, TraitTable
 
 # --- Numbers ------------------------------------------------------------------------
 
-RP_PER_BATTLE = 1
+RP_PER_BATTLE = EDITION.rp_per_battle
 """R1.5: RP every force gains after each battle, win, lose or draw."""
 
-BATTLE_XP = 1
+BATTLE_XP = EDITION.battle_xp
 """R3.1: XP every unit in the army gains after each battle."""
 
-DEALERS_OF_DEATH_STEP = 3
+DEALERS_OF_DEATH_STEP = EDITION.dealers_of_death_step
 """R3.2: 1XP each time the Units Destroyed tally reaches a new multiple of this."""
 
-MARKED_FOR_GREATNESS_XP = 3
+MARKED_FOR_GREATNESS_XP = EDITION.marked_for_greatness_xp
 """R3.3: XP for the one unit Marked for Greatness after a battle."""
 
 MOST_BONUS_XP_PER_BATTLE = 99
 """R3.4/R11.1: the most bonus XP (Agendas, mission rewards) one unit is credited with for
 one battle: what the record form takes. Only the restore's consistency bound uses it."""
 
-NON_CHARACTER_XP_CAP = 30
+NON_CHARACTER_XP_CAP = EDITION.non_character_xp_cap
 """R3.6: XP ceiling for units that are neither CHARACTER nor Legendary Veterans."""
 
-MAX_BATTLE_HONOURS = 3
+MAX_BATTLE_HONOURS = EDITION.max_battle_honours
 """R4.3: honour limit for most units."""
 
-MAX_BATTLE_HONOURS_CHARACTER = 6
+MAX_BATTLE_HONOURS_CHARACTER = EDITION.max_battle_honours_character
 """R4.3/R6.3: honour limit for a CHARACTER or a unit with Legendary Veterans."""
 
-OUT_OF_ACTION_PASS = 2
+OUT_OF_ACTION_PASS = EDITION.out_of_action_pass
 """R5.1: an Out of Action test passes on this D6 result or higher."""
 
-BATTLE_WEARY_MODIFIER = -1
+BATTLE_WEARY_MODIFIER = EDITION.battle_weary_modifier
 """R5.1/R5.4: Battle-weary units subtract 1 from Out of Action tests."""
 
-MAX_BATTLE_SCARS = 3
+MAX_BATTLE_SCARS = EDITION.max_battle_scars
 """R5.3: a unit holds at most this many Battle Scars."""
 
-BATTLE_SIZES: dict[str, int] = {"Incursion": 1000, "Strike Force": 2000, "Onslaught": 3000}
+BATTLE_SIZES: dict[str, int] = EDITION.battle_sizes
 """R8.1: battle size -> points limit for one army."""
 
-MAX_SAME_DATASHEET = 3
+MAX_SAME_DATASHEET = EDITION.max_same_datasheet
 """R8.3: most units of one datasheet in an army."""
 
-MAX_SAME_DATASHEET_BATTLELINE = 6
+MAX_SAME_DATASHEET_BATTLELINE = EDITION.max_same_datasheet_battleline
 """R8.3: the limit for BATTLELINE and DEDICATED TRANSPORT datasheets."""
 
 STANDINGS_ORDER: tuple[str, ...] = ("-victories", "-crusade_points", "name")

@@ -7,7 +7,7 @@ from pathlib import Path
 import campaign.rules
 
 RULES_DIR = Path(campaign.rules.__file__).parent
-DATA_MODULES = {"enums", "tables", "errors", "_checks"}
+DATA_MODULES = {"edition", "enums", "tables", "errors", "_checks"}
 
 
 def imports_of(module: str) -> set[str]:
@@ -41,3 +41,12 @@ def test_it_has_no_import_cycle_between_rule_modules():
 
     cycles = [module for module in graph if reaches(module, module)]
     assert cycles == []
+
+
+def test_it_declares_the_edition_with_no_import_at_all():
+    tree = ast.parse((RULES_DIR / "edition.py").read_text())
+    imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert [n.module for n in imports if isinstance(n, ast.ImportFrom)] == [
+        "__future__",
+        "dataclasses",
+    ]
