@@ -11,6 +11,7 @@ import datetime
 import random
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,6 +28,9 @@ from campaign.models import (
 from campaign.services.scripted import start_and_muster
 
 DEMO_CAMPAIGN = "The Vigil of Kharos"
+SAMPLE_PACK = settings.BASE_DIR / "docs" / "sample-house-pack.json"
+"""The example house pack the demo campaign enables (its Agendas, Blessings, counter and
+Requisitions are invented for this project)."""
 
 
 @dataclass(frozen=True)
@@ -296,6 +300,7 @@ def build_demo_campaign(users: dict) -> Campaign:
         description="A siege-world campaign for three players. Each week: one battle, "
         "one requisition, one story.",
     )
+    services.import_pack(actor=organiser, data=SAMPLE_PACK.read_bytes(), campaign=campaign)
     services.add_custom_content(
         actor=organiser,
         campaign=campaign,
