@@ -11,7 +11,6 @@ import datetime
 import random
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -25,12 +24,10 @@ from campaign.models import (
     OutOfActionTest,
     Unit,
 )
+from campaign.packs import SAMPLE_PACK
 from campaign.services.scripted import start_and_muster
 
 DEMO_CAMPAIGN = "The Vigil of Kharos"
-SAMPLE_PACK = settings.BASE_DIR / "docs" / "sample-house-pack.json"
-"""The example house pack the demo campaign enables (its Agendas, Blessings, counter and
-Requisitions are invented for this project)."""
 
 
 @dataclass(frozen=True)

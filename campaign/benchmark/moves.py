@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from campaign import models, rules, services
+from campaign.packs import SAMPLE_PACK
 from campaign.services import scripted
 
 from .rosters import Datasheet, Faction
@@ -20,7 +21,10 @@ ENHANCEMENTS = ("Artificer Armour", "Fire Discipline", "Adept of the Codex", "Ve
 
 
 def create_campaign(*, organiser, name: str, description: str) -> models.Campaign:
-    return services.create_campaign(actor=organiser, name=name, description=description)
+    """A league campaign with the sample house pack enabled, as a real group has a book."""
+    campaign = services.create_campaign(actor=organiser, name=name, description=description)
+    services.import_pack(actor=organiser, data=SAMPLE_PACK.read_bytes(), campaign=campaign)
+    return campaign
 
 
 def enlist(

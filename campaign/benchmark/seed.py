@@ -36,7 +36,7 @@ from .rosters import (
     roman,
 )
 
-SEED_VERSION = 1
+SEED_VERSION = 2
 """Part of every seeded campaign's description; bump it when the seed changes, so that
 `bench --reuse` seeds again instead of measuring a league built the old way."""
 

@@ -9,7 +9,7 @@ Modules: `spec` (the format, declared once), `model` (the dataclasses), `validat
 `spec`), `core` (the core pack from the rules tables).
 """
 
-from .core import CORE_SLUG, core_pack_data, core_pack_text
+from .core import CORE_SLUG, SAMPLE_PACK, core_pack_data, core_pack_text
 from .encode import pack_data, pack_text
 from .errors import PackError
 from .model import Pack
@@ -22,6 +22,7 @@ __all__ = [
     "FORMAT",
     "MAX_BYTES",
     "MAX_DEPTH",
+    "SAMPLE_PACK",
     "SECTIONS",
     "VERSION",
     "Pack",

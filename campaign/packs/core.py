@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from ..rules.enums import REQUISITION_MAX_COST, Requisition
@@ -16,6 +17,9 @@ from ..rules.tables import BATTLE_SCAR_EFFECTS, BATTLE_TRAIT_TABLES, CRUSADE_REL
 from . import spec
 
 CORE_SLUG = "core"
+SAMPLE_PACK = Path(__file__).resolve().parents[2] / "docs" / "sample-house-pack.json"
+"""The example house pack that ships (invented for this project), which the demo and the
+benchmark's league enable."""
 
 
 def slug(name: str) -> str:
