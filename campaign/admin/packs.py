@@ -1,0 +1,527 @@
+"""Content packs in the admin: the library and each campaign's own packs, importing and
+exporting pack files, enabling packs in a campaign, and the items of a pack.
+
+Organisers see the library's packs and their own campaigns' packs; they import into a
+campaign they organise, and only a superuser imports into the library. Every change goes
+through `campaign.services` (history rows); nothing is deleted here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Model, Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+
+from campaign import packs, services
+from campaign.models import (
+    CORE_TRAIT_TABLES,
+    Campaign,
+    ContentPack,
+    CustomContent,
+    EnabledPack,
+)
+from campaign.selectors.packs import export_pack
+
+from .base import (
+    ObjectToolMixin,
+    ReasonStep,
+    RefusalForm,
+    ServiceAdmin,
+    ServiceInline,
+    reason_action,
+    reason_field,
+)
+from .scope import (
+    CampaignFilter,
+    OrganiserScope,
+    ScopedInline,
+    campaign_filter,
+    can_organise,
+    is_superuser,
+    organised_campaign_ids,
+)
+
+Kind = CustomContent.Kind
+CUSTOM_FIELDS = ["name", "effect", "relic_category", "trait_table"]
+KIND_LABELS = {
+    Kind.AGENDA: "Agendas",
+    Kind.BLESSING: "Blessings",
+    Kind.REQUISITION: "Requisitions",
+    Kind.UPGRADE: "upgrades",
+    Kind.BATTLE_TRAIT: "Battle Traits",
+    Kind.CRUSADE_RELIC: "Relics",
+    Kind.BATTLE_SCAR: "Scars",
+    Kind.COUNTER: "counters",
+}
+CORE_TABLE_CHOICES = [(key, str(table)) for key, table in CORE_TRAIT_TABLES.items()]
+
+
+def visible_packs(request: HttpRequest) -> QuerySet:
+    """The library's packs and the packs of the campaigns the user organises (all for a
+    superuser)."""
+    queryset = ContentPack.objects.all()
+    if is_superuser(request):
+        return queryset
+    return queryset.filter(
+        Q(campaign__isnull=True) | Q(campaign__in=organised_campaign_ids(request))
+    )
+
+
+def organised_campaigns(request: HttpRequest) -> QuerySet:
+    if is_superuser(request):
+        return Campaign.objects.order_by("name", "pk")
+    return Campaign.objects.filter(pk__in=organised_campaign_ids(request)).order_by("name", "pk")
+
+
+def may_edit_pack(request: HttpRequest, pack: ContentPack) -> bool:
+    """A campaign's pack by its organisers; a library pack by a superuser only."""
+    if is_superuser(request):
+        return True
+    return pack.campaign_id is not None and pack.campaign_id in organised_campaign_ids(request)
+
+
+# --- Importing a pack file ---------------------------------------------------------------
+
+
+class PackImportForm(forms.Form):
+    """A pack file, stored by `services.import_pack` in a campaign (or the library)."""
+
+    file = forms.FileField(
+        label="Pack file",
+        help_text=f"A content pack (JSON, at most {packs.MAX_BYTES // 1000} kB); see "
+        "docs/content-pack.schema.json.",
+    )
+    campaign = forms.ModelChoiceField(
+        queryset=Campaign.objects.none(),
+        required=False,
+        help_text="The campaign it belongs to (it is enabled there at once). Empty: the "
+        "library, for any campaign to enable (superusers only).",
+    )
+
+    def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+        self.fields["campaign"].queryset = organised_campaigns(request)
+        if not is_superuser(request):
+            self.fields["campaign"].required = True
+            self.fields["campaign"].empty_label = None
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        data = upload.read(packs.MAX_BYTES + 1)
+        try:
+            packs.load_pack(data)
+        except packs.PackError as error:
+            raise ValidationError(list(error.problems)) from None
+        return data
+
+    def clean_campaign(self):
+        campaign = self.cleaned_data.get("campaign")
+        if campaign is None and not is_superuser(self.request):
+            raise ValidationError("Pick one of your campaigns: only a superuser fills the library.")
+        return campaign
+
+    def apply(self) -> ContentPack:
+        try:
+            return services.import_pack(
+                actor=self.request.user,
+                data=self.cleaned_data["file"],
+                campaign=self.cleaned_data.get("campaign"),
+            )
+        except ValidationError as error:
+            lines = [line for message in error.messages for line in message.splitlines()]
+            self.add_error("file", lines)
+            raise
+
+
+# --- The packs ---------------------------------------------------------------------------
+
+
+class PackItemInline(admin.TabularInline):
+    """What a pack holds, read only: items change on the pack content pages."""
+
+    model = CustomContent
+    fields = ["kind", "key", "name", "effect", "trait_table", "relic_category", "retired_at"]
+    readonly_fields = fields
+    extra = 0
+    max_num = 0
+    can_delete = False
+    show_change_link = True
+    verbose_name = "item"
+    verbose_name_plural = "what the pack holds"
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return can_organise(request)
+
+
+class PackCampaignFilter(CampaignFilter):
+    """A campaign's own packs, or the library's."""
+
+    def lookups(self, request: HttpRequest, model_admin) -> list[tuple[str, str]]:
+        return [("library", "library"), *super().lookups(request, model_admin)]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() == "library":
+            return queryset.filter(campaign__isnull=True)
+        return super().queryset(request, queryset)
+
+
+@admin.register(ContentPack)
+class ContentPackAdmin(admin.ModelAdmin):
+    """Packs are imported from files, never typed in: the page shows one and its items."""
+
+    change_form_template = "admin/campaign/change_form_with_tool.html"
+    change_list_template = "admin/campaign/contentpack/change_list.html"
+    list_display = ["name", "slug", "belongs_to", "holds", "enabled_count"]
+    list_filter = [PackCampaignFilter]
+    search_fields = ["name", "slug", "source"]
+    list_per_page = 50
+    view_on_site = False
+    fields = [
+        "name",
+        "slug",
+        "belongs_to",
+        "source",
+        "description",
+        "agendas_per_battle",
+        "underdog_thresholds",
+        "trait_tables",
+        "imported_at",
+        "imported_by",
+    ]
+    readonly_fields = fields
+    inlines = [PackItemInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        counts = {
+            f"count_{kind}": Count("items", filter=Q(items__kind=kind), distinct=True)
+            for kind in Kind.values
+        }
+        return (
+            visible_packs(request)
+            .select_related("campaign", "imported_by")
+            .annotate(enabled=Count("enabled_in", distinct=True), **counts)
+        )
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return can_organise(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        if not can_organise(request):
+            return False
+        return obj is None or visible_packs(request).filter(pk=obj.pk).exists()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    @admin.display(description="campaign", ordering="campaign__name")
+    def belongs_to(self, pack: ContentPack) -> str:
+        return pack.campaign.name if pack.campaign_id else "library"
+
+    @admin.display(description="holds")
+    def holds(self, pack: ContentPack) -> str:
+        filled = [
+            f"{getattr(pack, f'count_{kind}', 0)} {label}"
+            for kind, label in KIND_LABELS.items()
+            if getattr(pack, f"count_{kind}", 0)
+        ]
+        return ", ".join(filled) or "nothing yet"
+
+    @admin.display(description="enabled in", ordering="enabled")
+    def enabled_count(self, pack: ContentPack) -> str:
+        n = getattr(pack, "enabled", 0)
+        return f"{n} campaign{'s' if n != 1 else ''}"
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("import/", wrap(self.import_view), name="campaign_contentpack_import"),
+            path(
+                "<path:object_id>/export/",
+                wrap(self.export_view),
+                name="campaign_contentpack_export",
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        tools = []
+        if self.get_object(request, unquote(object_id)) is not None:
+            url = reverse("admin:campaign_contentpack_export", args=[unquote(object_id)])
+            tools.append({"url": url, "label": "Export (download the pack file)"})
+        extra_context = {**(extra_context or {}), "object_tools": tools}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {**(extra_context or {}), "may_import": can_organise(request)}
+        return super().changelist_view(request, extra_context)
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        if not can_organise(request):
+            raise PermissionDenied
+        status = 200
+        if request.method == "POST":
+            form = PackImportForm(request.POST, request.FILES, request=request)
+            if form.is_valid():
+                try:
+                    stored = form.apply()
+                except ValidationError:
+                    status = 400
+                else:
+                    self.message_user(request, f"Imported {stored.name}.", messages.SUCCESS)
+                    change = reverse("admin:campaign_contentpack_change", args=[stored.pk])
+                    return HttpResponseRedirect(change)
+            else:
+                status = 400
+        else:
+            form = PackImportForm(request=request)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Import a pack file",
+            "subtitle": None,
+            "opts": self.model._meta,
+            "form": form,
+        }
+        return TemplateResponse(
+            request, "admin/campaign/contentpack/import.html", context, status=status
+        )
+
+    def export_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        if request.method != "GET":
+            return HttpResponse(status=405, headers={"Allow": "GET"})
+        pack = self.get_object(request, unquote(object_id))
+        if pack is None:
+            raise Http404
+        try:
+            text = export_pack(pack)
+        except ValidationError as error:
+            self.message_user(request, " ".join(error.messages), messages.ERROR)
+            change = reverse("admin:campaign_contentpack_change", args=[pack.pk])
+            return HttpResponseRedirect(change)
+        response = HttpResponse(text, content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{pack.slug}.json"'
+        return response
+
+
+# --- Packs enabled in a campaign (an inline of the campaign's page) ----------------------
+
+
+class EnabledPackForm(RefusalForm, forms.ModelForm):
+    """A pack to enable (a library pack or one of the campaign's own), or one to turn off."""
+
+    turn_off = forms.BooleanField(
+        required=False, label="Turn off", help_text="Cards keep what they were given from it."
+    )
+    reason = reason_field("Reason", "Why it is turned off; kept in the history.")
+
+    class Meta:
+        model = EnabledPack
+        fields = ["pack"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            self.fields["pack"].disabled = True
+        else:
+            self.fields["turn_off"].disabled = True
+            self.fields["reason"].disabled = True
+
+    def apply(self, campaign: Campaign) -> EnabledPack:
+        if self.instance.pk is None:
+            return services.enable_pack(
+                actor=self.actor, campaign=campaign, pack=self.cleaned_data["pack"]
+            )
+        if self.cleaned_data.get("turn_off"):
+            services.disable_pack(
+                actor=self.actor,
+                campaign=campaign,
+                pack=self.instance.pack,
+                reason=self.cleaned_data.get("reason") or "",
+            )
+        return self.instance
+
+
+class EnabledPackInline(ServiceInline, ScopedInline, admin.TabularInline):
+    model = EnabledPack
+    form = EnabledPackForm
+    fields = ["pack", "enabled_at", "turn_off", "reason"]
+    readonly_fields = ["enabled_at"]
+    extra = 0
+    can_delete = False
+    verbose_name = "enabled pack"
+    verbose_name_plural = "enabled packs (the core rules are always on)"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).select_related("pack")
+
+    def get_formset(self, request: HttpRequest, obj: Model | None = None, **kwargs: Any):
+        formset = super().get_formset(request, obj, **kwargs)
+        choices = ContentPack.objects.filter(campaign__isnull=True)
+        if obj is not None:
+            choices = ContentPack.objects.filter(Q(campaign__isnull=True) | Q(campaign=obj))
+        formset.form.base_fields["pack"].queryset = choices.order_by("name", "pk")
+        return formset
+
+
+# --- Pack content: the items ------------------------------------------------------------
+
+
+def trait_table_choices(tables: list[dict[str, str]]) -> list[tuple[str, str]]:
+    own = [(t["id"], t["name"]) for t in tables if t["id"] not in CORE_TRAIT_TABLES]
+    return [("", "Any unit"), *CORE_TABLE_CHOICES, *own]
+
+
+class CustomContentForm(RefusalForm, forms.ModelForm):
+    """One item of a pack: a new one is a Battle Trait, Battle Scar or Crusade Relic of a
+    campaign's house rules pack; edits and retiring go through the services."""
+
+    retire = forms.BooleanField(
+        required=False, label="Retire", help_text="Stop offering it; cards keep theirs."
+    )
+    campaign = forms.ModelChoiceField(
+        queryset=Campaign.objects.none(),
+        required=False,
+        help_text="Added to this campaign's house rules pack (made the first time).",
+    )
+    trait_table = forms.ChoiceField(
+        required=False,
+        choices=trait_table_choices([]),
+        label="Battle Traits table",
+        help_text="Battle Traits only: the units it suits. Any unit when empty.",
+    )
+
+    class Meta:
+        model = CustomContent
+        fields = ["kind", *CUSTOM_FIELDS]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is None or self.instance.is_retired:
+            self.fields["retire"].disabled = True
+        if self.instance.pk is not None:
+            if "kind" in self.fields:
+                self.fields["kind"].disabled = True
+            tables = self.instance.pack.trait_tables
+        else:
+            self.fields["kind"].choices = [(k.value, k.label) for k in CustomContent.HONOUR_KINDS]
+            tables = []
+        self.fields["trait_table"].choices = trait_table_choices(tables)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.instance.pk is None and not cleaned.get("campaign") and "campaign" in self.fields:
+            self.add_error("campaign", "Pick the campaign it is for.")
+        return cleaned
+
+    def apply(self, campaign: Campaign | None) -> CustomContent:
+        data = self.cleaned_data
+        if self.instance.pk is None:
+            return services.add_custom_content(
+                actor=self.actor,
+                campaign=campaign,
+                kind=data["kind"],
+                **{name: data.get(name) or "" for name in CUSTOM_FIELDS},
+            )
+        content = self.instance
+        changed = {k: v or "" for k, v in self.changed(CUSTOM_FIELDS).items()}
+        if changed:
+            content = services.update_custom_content(actor=self.actor, content=content, **changed)
+        if data.get("retire"):
+            content = services.retire_custom_content(actor=self.actor, content=content)
+        return content
+
+
+RETIRE_CONTENT = ReasonStep(
+    "Retire pack content", "Retire", "Retired {count} item(s): no longer offered to players."
+).of(services.retire_custom_content, "content")
+
+
+class PackFilter(admin.SimpleListFilter):
+    """The packs the user sees (the built-in filter would list every pack)."""
+
+    title = "pack"
+    parameter_name = "pack"
+
+    def lookups(self, request: HttpRequest, model_admin) -> list[tuple[int, str]]:
+        return [(p.pk, str(p)) for p in visible_packs(request).only("pk", "name")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if not self.value():
+            return queryset
+        offered = {str(pk): pk for pk, _ in self.lookup_choices}
+        if self.value() not in offered:
+            return queryset.none()
+        return queryset.filter(pack_id=offered[self.value()])
+
+
+@admin.register(CustomContent)
+class CustomContentAdmin(ObjectToolMixin, OrganiserScope, ServiceAdmin):
+    form = CustomContentForm
+    object_tool_path = "retire"
+    object_tool_step = RETIRE_CONTENT
+    list_display = ["name", "kind", "pack", "relic_category", "trait_table", "retired_at"]
+    list_select_related = ["pack"]
+    list_filter = ["kind", PackFilter, campaign_filter(CustomContent), "relic_category"]
+    search_fields = ["name", "effect"]
+    actions = [reason_action(RETIRE_CONTENT, "retire_content")]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        queryset = CustomContent.objects.select_related("pack", "pack__campaign")
+        if is_superuser(request):
+            return queryset
+        return queryset.filter(pack__in=visible_packs(request))
+
+    def in_scope(self, request: HttpRequest, obj: Model | None) -> bool:
+        if obj is None or is_superuser(request):
+            return True
+        return obj.pack.campaign_id in (None, *organised_campaign_ids(request))
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        if obj is not None and not may_edit_pack(request, obj.pack):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return can_organise(request)
+
+    def get_form(self, request: HttpRequest, obj: CustomContent | None = None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        if "campaign" in form.base_fields:
+            form.base_fields["campaign"].queryset = organised_campaigns(request)
+        return form
+
+    def get_readonly_fields(self, request: HttpRequest, obj: CustomContent | None = None):
+        return ["retired_at"] if obj is None else ["pack", "retired_at"]
+
+    def get_fields(self, request: HttpRequest, obj: CustomContent | None = None):
+        where = ["campaign"] if obj is None else ["pack"]
+        return [*where, "kind", *CUSTOM_FIELDS, "retire", "retired_at"]
+
+    def object_tool_allowed(self, request: HttpRequest, obj: CustomContent) -> bool:
+        return not obj.is_retired and self.has_change_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: CustomContent, form, change: bool) -> None:
+        content = form.apply(form.cleaned_data.get("campaign") if not change else obj.campaign)
+        obj.__dict__.update(content.__dict__)
