@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from campaign import services
 from campaign.models import ContentPack, CustomContent, EnabledPack, HistoryEntry
+from campaign.selectors.packs import export_pack
 from tests.admin.helpers import post_change
 from tests.factories import make_user, reload
 from tests.packs.helpers import sample
@@ -420,3 +421,57 @@ def test_it_filters_pack_content_by_pack(organiser, organiser_client, campaign):
     assert {item.pack_id for item in by_pack} == {pack.pk}
     assert len(by_pack) == pack.items.count()
     assert list(unknown) == []
+
+
+def test_it_exports_a_house_pack_that_imports_back_the_same(
+    organiser, organiser_client, campaign, rival_campaign
+):
+    """R11: the house pack the organiser filled one item at a time is a file like any."""
+    for kind, name, extra in (
+        ("battle_trait", "Trench Fighter", {"trait_table": "infantry"}),
+        ("battle_trait", "Siege Veteran", {}),
+        ("crusade_relic", "Blade of Vraks", {"relic_category": "antiquity"}),
+        ("battle_scar", "Gas Lungs", {"effect": "Coughs."}),
+    ):
+        services.add_custom_content(
+            actor=organiser, campaign=campaign, kind=kind, name=name, **extra
+        )
+    house = ContentPack.objects.get(campaign=campaign)
+
+    exported = organiser_client.get(
+        reverse("admin:campaign_contentpack_export", args=[house.pk])
+    ).content
+    again = services.import_pack(
+        actor=rival_campaign.memberships.get().user, data=exported, campaign=rival_campaign
+    )
+
+    assert export_pack(again).encode() == exported
+    assert set(again.items.values_list("name", "trait_table")) == {
+        ("Trench Fighter", "infantry"),
+        ("Siege Veteran", "any-unit"),  # its own table, whose traits suit any unit
+        ("Blade of Vraks", ""),
+        ("Gas Lungs", ""),
+    }
+
+
+def test_it_says_why_a_pack_cant_be_exported_yet(
+    organiser, organiser_client, campaign, monkeypatch
+):
+    from django.core.exceptions import ValidationError
+
+    import campaign.admin.packs as pack_admin
+
+    pack = services.import_pack(actor=organiser, data=SAMPLE.read_bytes(), campaign=campaign)
+
+    def refuse(stored):
+        raise ValidationError(f"{stored.name} can't be written as a pack file yet: no effect")
+
+    monkeypatch.setattr(pack_admin, "export_pack", refuse)
+    change = reverse("admin:campaign_contentpack_change", args=[pack.pk])
+
+    response = organiser_client.get(reverse("admin:campaign_contentpack_export", args=[pack.pk]))
+
+    assert response.status_code == 302
+    assert response["Location"] == change
+    shown = organiser_client.get(change).content.decode()
+    assert "can&#x27;t be written as a pack file yet" in shown
