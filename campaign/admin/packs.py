@@ -51,14 +51,14 @@ from .scope import (
 Kind = CustomContent.Kind
 CUSTOM_FIELDS = ["name", "effect", "relic_category", "trait_table"]
 KIND_LABELS = {
-    Kind.AGENDA: "Agendas",
-    Kind.BLESSING: "Blessings",
-    Kind.REQUISITION: "Requisitions",
-    Kind.UPGRADE: "upgrades",
-    Kind.BATTLE_TRAIT: "Battle Traits",
-    Kind.CRUSADE_RELIC: "Relics",
-    Kind.BATTLE_SCAR: "Scars",
-    Kind.COUNTER: "counters",
+    Kind.AGENDA: ("Agenda", "Agendas"),
+    Kind.BLESSING: ("Blessing", "Blessings"),
+    Kind.REQUISITION: ("Requisition", "Requisitions"),
+    Kind.UPGRADE: ("upgrade", "upgrades"),
+    Kind.BATTLE_TRAIT: ("Battle Trait", "Battle Traits"),
+    Kind.CRUSADE_RELIC: ("Relic", "Relics"),
+    Kind.BATTLE_SCAR: ("Scar", "Scars"),
+    Kind.COUNTER: ("counter", "counters"),
 }
 CORE_TABLE_CHOICES = [(key, str(table)) for key, table in CORE_TRAIT_TABLES.items()]
 
@@ -242,11 +242,8 @@ class ContentPackAdmin(admin.ModelAdmin):
 
     @admin.display(description="holds")
     def holds(self, pack: ContentPack) -> str:
-        filled = [
-            f"{getattr(pack, f'count_{kind}', 0)} {label}"
-            for kind, label in KIND_LABELS.items()
-            if getattr(pack, f"count_{kind}", 0)
-        ]
+        counts = {kind: getattr(pack, f"count_{kind}", 0) for kind in KIND_LABELS}
+        filled = [f"{n} {KIND_LABELS[kind][n != 1]}" for kind, n in counts.items() if n]
         return ", ".join(filled) or "nothing yet"
 
     @admin.display(description="enabled in", ordering="enabled")

@@ -59,7 +59,7 @@ def _requisition(pack: packs.Pack, item: packs.model.Requisition) -> Requisition
     elif item.effect_kind == "upgrade":
         result = f"gives the upgrade {upgrades.get(item.upgrade or '', item.upgrade)}"
     else:
-        result = "as its effect says"
+        result = ""
     return RequisitionLine(
         item=item,
         cost=f"{item.cost} {cost_in}",

@@ -64,7 +64,7 @@ def test_it_lists_the_library_and_the_organisers_packs_but_not_a_rivals(
     assert response.status_code == 200
     assert {p.pk for p in response.context["cl"].result_list} == {library.pk, ours.pk}
     html = response.content.decode()
-    assert "3 Agendas, 2 Blessings, 2 Requisitions, 1 counters" in html
+    assert "3 Agendas, 2 Blessings, 2 Requisitions, 1 counter" in html
     assert "library" in html and "Pariah Nexus" in html
     assert "1 campaign" in html
     assert import_url() in html
