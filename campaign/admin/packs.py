@@ -148,7 +148,16 @@ class PackItemInline(admin.TabularInline):
     """What a pack holds, read only: items change on the pack content pages."""
 
     model = CustomContent
-    fields = ["kind", "key", "name", "effect", "trait_table", "relic_category", "retired_at"]
+    fields = [
+        "kind",
+        "key",
+        "name",
+        "effect",
+        "details",
+        "trait_table",
+        "relic_category",
+        "retired_at",
+    ]
     readonly_fields = fields
     extra = 0
     max_num = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaign import packs
+from campaign import packs, rules
 from campaign.models import Campaign
 
 from .packs import CampaignPack, campaign_packs
@@ -17,7 +17,7 @@ TIMINGS = {
 }
 TARGETS = {"force": "the force", "unit": "one unit"}
 PER = {"force": "per force", "unit": "per unit"}
-CATEGORIES = {"artificer": "Artificer", "antiquity": "Antiquity", "legendary": "Legendary"}
+CATEGORIES = {category.value: category.label for category in rules.RelicCategory}
 
 
 @dataclass(frozen=True)
