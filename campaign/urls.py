@@ -11,6 +11,7 @@ from campaign.views import (
     forces,
     imports,
     out_of_action,
+    packs,
     pages,
     printing,
     promotions,
@@ -67,6 +68,7 @@ urlpatterns = [
     # Campaigns
     path("campaigns/new/", campaigns.campaign_create, name="campaign_create"),
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign_detail"),
+    path("campaigns/<int:pk>/packs/", packs.campaign_packs, name="campaign_packs"),
     path(
         "invitations/<int:pk>/accept/",
         campaigns.campaign_invitation_accept,

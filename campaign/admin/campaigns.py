@@ -1,42 +1,30 @@
-"""Campaigns, their members and their own content (custom honours and scars)."""
+"""Campaigns, their members and the content packs they enable."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django import forms
 from django.conf import settings
 from django.contrib import admin
-from django.db.models import Count, Model, QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
 from campaign import services
-from campaign.models import Campaign, CustomContent
+from campaign.models import Campaign
 
 from .base import (
-    ObjectToolMixin,
     OrganiserAdmin,
-    ReasonStep,
-    RefusalForm,
-    ServiceAdmin,
     ServiceForm,
-    ServiceInline,
-    reason_action,
     reason_field,
     save_inline_forms,
 )
 from .members import InvitationInline, MembershipInline
+from .packs import EnabledPackInline
 from .scope import (
-    OrganiserScope,
-    ScopedInline,
-    campaign_filter,
     can_organise,
     forget_organised_campaigns,
     is_superuser,
 )
 
 HOUSE_RULE_FIELDS = list(Campaign.HOUSE_RULE_FIELDS)
-CUSTOM_FIELDS = ["name", "effect", "relic_category", "trait_table"]
 
 
 class CampaignAddForm(ServiceForm):
@@ -83,60 +71,6 @@ class CampaignChangeForm(ServiceForm):
         return campaign
 
 
-class CustomContentForm(RefusalForm, forms.ModelForm):
-    """A campaign's own Battle Trait, Battle Scar or Crusade Relic, saved by the services."""
-
-    retire = forms.BooleanField(
-        required=False, label="Retire", help_text="Stop offering it; cards keep theirs."
-    )
-
-    campaign = forms.ModelChoiceField(
-        queryset=Campaign.objects.none(),
-        required=False,
-        help_text="Added to this campaign's house rules pack (made the first time).",
-    )
-
-    class Meta:
-        model = CustomContent
-        fields = ["kind", *CUSTOM_FIELDS]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if self.instance.pk is None or self.instance.is_retired:
-            self.fields["retire"].disabled = True
-        if self.instance.pk is not None and "kind" in self.fields:
-            self.fields["kind"].disabled = True
-
-    def apply(self, campaign: Campaign) -> CustomContent:
-        data = self.cleaned_data
-        if self.instance.pk is None:
-            return services.add_custom_content(
-                actor=self.actor,
-                campaign=campaign,
-                kind=data["kind"],
-                **{name: data.get(name) or "" for name in CUSTOM_FIELDS},
-            )
-        content = self.instance
-        changed = self.changed(CUSTOM_FIELDS)
-        if changed:
-            content = services.update_custom_content(actor=self.actor, content=content, **changed)
-        if data.get("retire"):
-            content = services.retire_custom_content(actor=self.actor, content=content)
-        return content
-
-
-class CustomContentInline(ServiceInline, ScopedInline, admin.StackedInline):
-    model = CustomContent
-    form = CustomContentForm
-    fields = [("kind", "name"), "effect", ("relic_category", "trait_table"), "retire"]
-    readonly_fields = ["retired_at"]
-    extra = 0
-    can_delete = False
-
-    def get_fields(self, request: HttpRequest, obj: Model | None = None):
-        return [*self.fields, "retired_at"]
-
-
 @admin.register(Campaign)
 class CampaignAdmin(OrganiserAdmin):
     form = CampaignChangeForm
@@ -144,7 +78,7 @@ class CampaignAdmin(OrganiserAdmin):
     list_display = ["name", "created_at", "member_count", "force_count", "house_rules"]
     search_fields = ["name", "description"]
     readonly_fields = ["invite_code", "created_at"]
-    inlines = [MembershipInline, InvitationInline]
+    inlines = [MembershipInline, InvitationInline, EnabledPackInline]
     fieldsets = [
         (None, {"fields": ["name", "description", "invite_code", "created_at"]}),
         (
@@ -200,33 +134,3 @@ class CampaignAdmin(OrganiserAdmin):
 
     def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
         save_inline_forms(formset, form.instance)
-
-
-RETIRE_CONTENT = ReasonStep(
-    "Retire custom content", "Retire", "Retired {count} item(s): no longer offered to players."
-).of(services.retire_custom_content, "content")
-
-
-@admin.register(CustomContent)
-class CustomContentAdmin(ObjectToolMixin, OrganiserScope, ServiceAdmin):
-    form = CustomContentForm
-    object_tool_path = "retire"
-    object_tool_step = RETIRE_CONTENT
-    list_display = ["name", "kind", "pack", "relic_category", "trait_table", "retired_at"]
-    list_select_related = ["pack"]
-    list_filter = ["kind", campaign_filter(CustomContent), "relic_category"]
-    search_fields = ["name", "effect"]
-    actions = [reason_action(RETIRE_CONTENT, "retire_content")]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return can_organise(request)
-
-    def get_readonly_fields(self, request: HttpRequest, obj: CustomContent | None = None):
-        return ["retired_at"] if obj is None else ["campaign", "retired_at"]
-
-    def object_tool_allowed(self, request: HttpRequest, obj: CustomContent) -> bool:
-        return not obj.is_retired and self.has_change_permission(request, obj)
-
-    def save_model(self, request: HttpRequest, obj: CustomContent, form, change: bool) -> None:
-        content = form.apply(form.cleaned_data["campaign"] if not change else obj.campaign)
-        obj.__dict__.update(content.__dict__)

@@ -60,6 +60,9 @@ def back_to_campaigns(apps, schema_editor):
         item.trait_table = TABLE_NAMES.get(item.trait_table, item.trait_table)
         item.save(update_fields=["campaign", "trait_table"])
     CustomContent.objects.filter(campaign=None).delete()
+    # Detached first: deleting the packs would take their items (and refuse, for an item
+    # a card holds).
+    CustomContent.objects.update(pack=None)
     apps.get_model("campaign", "ContentPack").objects.all().delete()
 
 

@@ -111,20 +111,28 @@ def test_it_requires_a_relic_category_for_a_custom_crusade_relic(organiser_clien
     assert HistoryEntry.objects.filter(action="custom_content_added").exists()
 
 
-def test_it_adds_custom_content_inline_on_the_campaign(organiser_client, campaign):
-    response = post_change(
-        organiser_client,
-        campaign_url(campaign),
-        **{
-            "custom_content-TOTAL_FORMS": "1",
-            "custom_content-0-kind": "battle_trait",
-            "custom_content-0-name": "Nexus Survivor",
-            "custom_content-0-effect": "Feel No Pain 6+ against psychic attacks.",
+def test_it_adds_house_content_to_the_campaigns_house_rules_pack(organiser_client, campaign):
+    """Custom content belongs to a pack now: the first item makes the campaign's house
+    rules pack and enables it there."""
+    response = organiser_client.post(
+        reverse("admin:campaign_customcontent_add"),
+        {
+            "campaign": campaign.pk,
+            "kind": "battle_trait",
+            "name": "Nexus Survivor",
+            "effect": "Shrugs off the first psychic wound of each battle.",
+            "trait_table": "infantry",
         },
     )
 
     assert response.status_code == 302
-    assert campaign.custom_content.get().name == "Nexus Survivor"
+    trait = CustomContent.objects.get(name="Nexus Survivor")
+    assert (trait.pack.slug, trait.pack.campaign, trait.trait_table) == (
+        "house-rules",
+        campaign,
+        "infantry",
+    )
+    assert campaign.enabled_packs.get().pack == trait.pack
 
 
 def test_it_offers_only_the_organisers_campaigns_for_custom_content(
@@ -194,22 +202,29 @@ def test_it_never_offers_to_delete_custom_content(organiser_client, campaign):
     assert CustomContent.objects.filter(pk=scar.pk).exists()
 
 
-def test_it_retires_custom_content_ticked_on_the_campaign_page(organiser_client, campaign):
-    services.add_custom_content(
+def test_it_retires_pack_content_ticked_in_its_list_with_a_reason(organiser_client, campaign):
+    scar = services.add_custom_content(
         actor=campaign.memberships.get().user, campaign=campaign, kind="battle_scar", name="Gas"
     )
 
-    response = post_change(
-        organiser_client, campaign_url(campaign), **{"custom_content-0-retire": "on"}
+    response = organiser_client.post(
+        reverse("admin:campaign_customcontent_changelist"),
+        {
+            "action": "retire_content",
+            "_selected_action": [scar.pk],
+            "apply": "yes",
+            "reason": "Too strong",
+        },
     )
 
     assert response.status_code == 302
-    assert campaign.custom_content.get().is_retired
+    assert reload(scar).is_retired
+    assert HistoryEntry.objects.get(action="custom_content_retired").reason == "Too strong"
 
 
 def test_it_answers_a_tampered_inline_with_a_form_error(organiser_client, campaign, rival_campaign):
-    """A row id from another campaign in the custom content inline is an error, not a 500."""
-    theirs = services.add_custom_content(
+    """A row id from another campaign in the enabled packs inline is an error, not a 500."""
+    services.add_custom_content(
         actor=rival_campaign.memberships.get().user,
         campaign=rival_campaign,
         kind="battle_scar",
@@ -218,14 +233,28 @@ def test_it_answers_a_tampered_inline_with_a_form_error(organiser_client, campai
     services.add_custom_content(
         actor=campaign.memberships.get().user, campaign=campaign, kind="battle_scar", name="Gas"
     )
+    theirs = rival_campaign.enabled_packs.get()
 
     response = post_change(
         organiser_client,
         campaign_url(campaign),
-        **{"custom_content-0-id": theirs.pk, "custom_content-0-name": "Stolen"},
+        **{"enabled_packs-0-id": theirs.pk, "enabled_packs-0-turn_off": "on"},
     )
 
     assert response.status_code == 200
     assert "changed by hand" in response.content.decode()
-    assert reload(theirs).name == "Rad-burns"
+    assert rival_campaign.enabled_packs.filter(pk=theirs.pk).exists()
+    assert not HistoryEntry.objects.filter(action="pack_disabled").exists()
+
+
+def test_it_answers_a_campaign_id_not_offered_with_a_form_error(
+    organiser_client, campaign, rival_campaign
+):
+    """A tampered campaign choice on the pack content form adds nothing to the rival."""
+    response = organiser_client.post(
+        reverse("admin:campaign_customcontent_add"),
+        {"campaign": rival_campaign.pk, "kind": "battle_scar", "name": "Stolen"},
+    )
+
+    assert "campaign" in form_errors(response)
     assert not CustomContent.objects.filter(name="Stolen").exists()

@@ -201,6 +201,7 @@ def _pages(campaign, main: dict, battles: dict, invitation) -> dict[str, list[st
         "password_reset_confirm": [reverse("password_reset_confirm", args=["MQ", "set-password"])],
         "join_campaign": [reverse("join_campaign", args=[campaign.invite_code])],
         "campaign_detail": paths("campaign_detail", campaign),
+        "campaign_packs": paths("campaign_packs", campaign),
         **{name: paths(name, force) for name in FORCE_PAGES},
         "force_requisition": [
             reverse("force_requisition", args=[force.pk, rules.Requisition.INCREASE_SUPPLY_LIMIT])

@@ -52,6 +52,7 @@ EXPECTED = {
     # Any signed-in player may start a campaign (CRUSADE_SELF_SERVICE_CAMPAIGNS, on here).
     "campaign_create": SIGNED_IN,
     "campaign_detail": READ,
+    "campaign_packs": READ,
     # Answering an invitation to a campaign takes POST only (who may: INVITED below).
     "campaign_invitation_accept": POST_ONLY,
     "campaign_invitation_decline": POST_ONLY,
@@ -149,6 +150,7 @@ def world():
         "kwargs": {
             "join_campaign": {"code": campaign.invite_code},
             "campaign_detail": {"pk": campaign.pk},
+            "campaign_packs": {"pk": campaign.pk},
             "campaign_invitation_accept": {"pk": invitation.pk},
             "campaign_invitation_decline": {"pk": invitation.pk},
             # Every page below forces/<pk>/ and units/<pk>/ takes the force's or the unit's pk.
