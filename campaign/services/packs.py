@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from campaign import packs
 from campaign.models import (
+    ANY_UNIT_TABLE,
     CORE_TRAIT_TABLES,
     HOUSE_SLUG,
     ITEM_SPECS,
@@ -65,8 +66,10 @@ def _rows(stored: ContentPack, pack: packs.Pack) -> list[CustomContent]:
         rows += [_row(stored, kind, item, i) for i, item in enumerate(getattr(pack, section))]
     position = 0
     for table in pack.battle_traits:
+        # The traits that suit any unit are written under one table; they name none here.
+        table_id = "" if table.id == ANY_UNIT_TABLE["id"] else table.id
         for entry in table.entries:
-            rows.append(_row(stored, Kind.BATTLE_TRAIT, entry, position, table.id))
+            rows.append(_row(stored, Kind.BATTLE_TRAIT, entry, position, table_id))
             position += 1
     return rows
 
@@ -109,7 +112,9 @@ def import_pack(*, actor, data: bytes, campaign: Campaign | None = None) -> Cont
             {"gap_at_least": t.gap_at_least, "blessings": t.blessings}
             for t in pack.underdog_thresholds
         ],
-        trait_tables=[{"id": t.id, "name": t.name} for t in pack.battle_traits],
+        trait_tables=[
+            {"id": t.id, "name": t.name} for t in pack.battle_traits if t.id != ANY_UNIT_TABLE["id"]
+        ],
         imported_by=common.real_user(actor),
     )
     try:
