@@ -29,6 +29,9 @@ class BlessingPick(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     picked_at = models.DateTimeField(default=timezone.now)
+    gap = models.PositiveIntegerField(
+        default=0, help_text="How many Crusade points the side had fewer when it picked."
+    )
 
     class Meta:
         ordering = ["participant", "blessing__position", "pk"]

@@ -158,7 +158,7 @@ def pick_blessings(
         return old
     side.blessing_picks.all().delete()
     picks = BlessingPick.objects.bulk_create(
-        BlessingPick(participant=side, blessing=b, picked_by=common.real_user(actor))
+        BlessingPick(participant=side, blessing=b, picked_by=common.real_user(actor), gap=place.gap)
         for b in chosen
     )
     names = [b.name for b in chosen]

@@ -1,0 +1,102 @@
+"""The battle page's underdog panel (R11.2, R11.3): each army's Crusade points, the gap,
+the underdog, how many Blessings it may pick, and the Blessings picked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from campaign.models import Battle, BattleParticipant, BlessingPick, CustomContent
+from campaign.services.blessings import (
+    Underdog,
+    campaign_thresholds,
+    offered_blessings,
+    pick_refusal,
+    underdogs,
+    waiting_for,
+)
+
+BLESSING_PICKS = Prefetch(
+    "blessing_picks", queryset=BlessingPick.objects.select_related("blessing", "picked_by")
+)
+"""A side's Blessings, fetched with the battle page's sides."""
+
+
+@dataclass(frozen=True)
+class ArmyStanding:
+    participant: BattleParticipant
+    place: Underdog
+    picks: list[BlessingPick]
+    mine: bool
+    can_pick: bool
+    """This user may pick (or pick again) this side's Blessings now."""
+
+
+@dataclass(frozen=True)
+class BlessingsPanel:
+    battle: Battle
+    waiting: list[str]
+    """The forces still to answer or muster (the underdog is not known yet)."""
+    armies: list[ArmyStanding]
+    offered: list[CustomContent]
+    """The campaign's Blessings, when this user may pick some."""
+    has_thresholds: bool
+    contenders: int
+    """The sides that fight or are still invited."""
+
+    @property
+    def known(self) -> bool:
+        return bool(self.armies)
+
+    @property
+    def picked(self) -> list[ArmyStanding]:
+        return [army for army in self.armies if army.picks]
+
+    @property
+    def shown(self) -> bool:
+        """Worth a panel: an open battle of two armies or more, or Blessings picked."""
+        if self.picked:
+            return True
+        return self.battle.is_open and self.contenders > 1
+
+    @property
+    def underdogs(self) -> list[ArmyStanding]:
+        return [army for army in self.armies if army.place.is_underdog]
+
+    @property
+    def picker(self) -> ArmyStanding | None:
+        """The user's own side that may pick Blessings now (None: no form)."""
+        return next((army for army in self.armies if army.can_pick), None)
+
+    @property
+    def gap(self) -> int:
+        """The widest gap between two armies (0: equal, nobody is the underdog)."""
+        return max((army.place.gap for army in self.armies), default=0)
+
+
+def blessings_panel(battle: Battle, sides: list[BattleParticipant], *, user) -> BlessingsPanel:
+    """The panel from the sides as the battle page fetched them (each army with its cards'
+    honours and scars, and each side's ``blessing_picks``): at most two queries more, for
+    the packs' thresholds and the Blessings on offer."""
+    waiting = waiting_for(sides) if battle.is_open else []
+    thresholds = campaign_thresholds(battle.campaign_id) if not waiting else []
+    places = underdogs(sides, thresholds) if not waiting else {}
+    armies = []
+    for side in sides:
+        if side.pk not in places:
+            continue
+        place = places[side.pk]
+        mine = user.is_authenticated and side.force.player_id == user.pk
+        can_pick = (
+            mine
+            and place.is_underdog
+            and place.allowed > 0
+            and pick_refusal(battle, sides, side) is None
+        )
+        armies.append(ArmyStanding(side, place, list(side.blessing_picks.all()), mine, can_pick))
+    offered = []
+    if any(army.can_pick for army in armies):
+        offered = list(offered_blessings(battle.campaign_id))
+    contenders = sum(1 for side in sides if side.is_accepted or side.is_invited)
+    return BlessingsPanel(battle, waiting, armies, offered, any(thresholds), contenders)
