@@ -17,13 +17,10 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def table():
-    """Both armies mustered; the opponent's captain holds 2 honours: the owner's side is
-    the underdog by 2 Crusade points, one Blessing by the pack's thresholds."""
-    table = set_table()
-    blessing_pack(table.organiser, table.campaign)
-    give_honours(table.enemy_captain, 2)
-    return table
+def table(underdog):
+    """The owner's side is the underdog by 2 Crusade points: one Blessing by the pack's
+    thresholds (the ``underdog`` fixture)."""
+    return underdog
 
 
 def pick_url(side) -> str:
