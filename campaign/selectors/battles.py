@@ -22,7 +22,7 @@ from campaign.models import (
 )
 from campaign.services.battles import disagreement, recording_refusal
 
-from .blessings import BLESSING_PICKS, BlessingsPanel, blessings_panel
+from .blessings import BLESSING_PICKS, BlessingsPanel, blessings_panel, with_cards
 from .labels import keyword_labels
 
 
@@ -135,13 +135,9 @@ class BattlePage:
 
 
 def _army_queryset():
-    return (
-        BattleUnit.objects.select_related(
-            "unit", "attached_to__unit", "embarked_in__unit", "out_of_action"
-        )
-        .prefetch_related(*card_prefetches("unit__"))  # Crusade points (R11.2)
-        .order_by("pk")
-    )
+    return BattleUnit.objects.select_related(
+        "unit", "attached_to__unit", "embarked_in__unit", "out_of_action"
+    ).order_by("pk")
 
 
 def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
@@ -177,6 +173,7 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
             .order_by("unit__name", "rank")
         )
     starter = user.is_authenticated and battle.created_by_id == user.pk
+    with_cards(battle, participants)
     panel = blessings_panel(battle, participants, user=user)
     return BattlePage(battle, can_write, starter, sides, promotions, panel)
 

@@ -71,7 +71,8 @@ def campaign_thresholds(campaign_id: int | None) -> list[list[tuple[int, int]]]:
     """The underdog thresholds of each pack the campaign enables, in one query."""
     if campaign_id is None:
         return []
-    packs = ContentPack.objects.filter(enabled_in__campaign=campaign_id).order_by("pk")
+    packs = ContentPack.objects.filter(enabled_in__campaign=campaign_id).only("underdog_thresholds")
+    packs = packs.order_by("pk")
     return [[(t.gap_at_least, t.blessings) for t in pack.thresholds()] for pack in packs]
 
 
