@@ -40,6 +40,12 @@ class ArmyStanding:
     can_pick: bool
     """This user may pick (or pick again) this side's Blessings now."""
 
+    @property
+    def picks_over(self) -> bool:
+        """An army changed since this side picked: it now has more Blessings than its gap
+        gives (or is no longer the underdog). The picks stay until its player picks again."""
+        return len(self.picks) > self.place.allowed
+
 
 @dataclass(frozen=True)
 class BlessingsPanel:

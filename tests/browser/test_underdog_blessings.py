@@ -45,15 +45,21 @@ def _csrf(page: Page) -> str:
     return json.loads(page.locator("body").get_attribute("hx-headers"))["X-CSRFToken"]
 
 
-@pytest.mark.parametrize("width", [1280, 375])
+@pytest.mark.parametrize(
+    ("width", "javascript"),
+    [(1280, True), (375, True), (375, False)],
+    ids=["1280", "375", "375-no-js"],
+)
 def test_it_lets_the_underdog_pick_blessings_and_not_the_other_side_r11_3(
-    live_server, browser, width
+    live_server, browser, width, javascript
 ):
     battle, mine, other, campaign = _battle()
     base = live_server.url
     battle_url = base + reverse("battle_detail", args=[battle.pk])
 
-    alice = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    alice = browser.new_context(
+        viewport={"width": width, "height": 900}, java_script_enabled=javascript
+    ).new_page()
     alice.set_default_timeout(10_000)
     log_in(alice, base, "alice")
     alice.goto(battle_url)
@@ -69,6 +75,10 @@ def test_it_lets_the_underdog_pick_blessings_and_not_the_other_side_r11_3(
     alice.get_by_role("button", name="Take these Blessings").click()
     expect(panel).to_contain_text("Iron Wolves picked, as the underdog by 2 Crusade points")
     expect(panel.get_by_role("button", name="Pick these Blessings instead")).to_be_visible()
+    if javascript:  # htmx swapped the panel in: the page itself was not sent again
+        expect(alice.locator(".message--success")).to_have_count(0)
+    else:
+        expect(alice.locator(".message--success")).to_contain_text("has its Blessings")
     fits = alice.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert fits, f"the battle page scrolls sideways at {width} px"
 

@@ -265,3 +265,13 @@ def test_it_tells_the_underdog_its_picks_are_taken(client, table):
     response = client.post(pick_url(table.mine), picked(table, "Second Wind"))
 
     assert any("has its Blessings" in m for m in texts(response))
+
+
+def test_it_warns_when_the_armies_change_after_the_underdog_picked_r11_3(client, table):
+    client.force_login(table.owner)
+    client.post(pick_url(table.mine), picked(table, "Second Wind"))
+    give_honours(table.squad, 2)
+
+    html = battle_html(client, table, table.opponent)
+
+    assert "The armies have changed since: Iron Wolves is no longer the underdog." in html
