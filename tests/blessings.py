@@ -7,7 +7,8 @@ import json
 from itertools import count
 
 from campaign import services
-from campaign.models import BattleHonour, CustomContent
+from campaign.models import BattleHonour, CrusadeForce, CustomContent
+from campaign.services._common import refresh_totals
 
 _slugs = count(1)
 
@@ -15,9 +16,11 @@ BLESSINGS = ["Second Wind", "Local Guides", "Hidden Cache"]
 
 
 def give_honours(unit, n: int) -> None:
-    """``n`` Battle Traits on the card: ``n`` Crusade points (R7)."""
+    """``n`` Battle Traits on the card: ``n`` Crusade points (R7); the force's stored
+    totals follow, as a service would keep them."""
     for i in range(n):
         BattleHonour.objects.create(unit=unit, category="battle_trait", name=f"Trait {i}")
+    refresh_totals(CrusadeForce.objects.get(pk=unit.force_id))
 
 
 def blessing_pack(
