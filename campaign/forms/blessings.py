@@ -26,13 +26,10 @@ class BlessingPickForm(forms.Form):
         error_messages={"required": "Pick at least one Blessing."},
     )
 
-    def __init__(
-        self, *args, offered, allowed: int | None, picked=(), participant=None, **kwargs
-    ) -> None:
+    def __init__(self, *args, offered, allowed: int | None, picked=(), **kwargs) -> None:
         kwargs.setdefault("initial", {"blessings": [p.blessing_id for p in picked]})
         super().__init__(*args, **kwargs)
         self.allowed = allowed
-        self.participant = participant
         field = self.fields["blessings"]
         field.queryset = offered
         if allowed is not None:

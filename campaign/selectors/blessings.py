@@ -83,11 +83,6 @@ class BlessingsPanel:
         """The user's own side that may pick Blessings now (None: no form)."""
         return next((army for army in self.armies if army.can_pick), None)
 
-    @property
-    def gap(self) -> int:
-        """The widest gap between two armies (0: equal, nobody is the underdog)."""
-        return max((army.place.gap for army in self.armies), default=0)
-
 
 def with_cards(battle: Battle, sides: list[BattleParticipant]) -> None:
     """Give each unit of the sides' fetched armies its active honours and scars (what its

@@ -123,7 +123,6 @@ def blessing_form(battle: Battle, army, data=None) -> BlessingPickForm:
         offered=offered_blessings(battle.campaign_id),
         allowed=army.place.allowed if army else None,
         picked=army.picks if army else (),
-        participant=army.participant if army else None,
     )
 
 
