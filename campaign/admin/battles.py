@@ -53,7 +53,7 @@ class ParticipantInline(ReadOnlyInline):
 
     @admin.display(description="Crusade Blessings")
     def blessings(self, participant: BattleParticipant) -> str:
-        """The Blessings the side picked as the underdog (R11.3)."""
+        """The Blessings the side picked as the underdog."""
         picks = list(participant.blessing_picks.all())
         if not picks:
             return "—"

@@ -1,4 +1,4 @@
-"""The underdog's pick of Crusade Blessings on the battle page (R11.3)."""
+"""The underdog's pick of Crusade Blessings on the battle page."""
 
 from __future__ import annotations
 

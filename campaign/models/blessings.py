@@ -1,4 +1,4 @@
-"""Crusade Blessings the underdog of a battle picked (R11.3)."""
+"""Crusade Blessings the underdog of a battle picked."""
 
 from __future__ import annotations
 

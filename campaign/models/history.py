@@ -94,7 +94,7 @@ class HistoryAction(models.TextChoices):
     SIDE_RECORDED = "side_recorded"
     BATTLE_DISPUTED = "battle_disputed"
     BATTLE_SETTLED = "battle_settled"
-    # Underdog and Crusade Blessings (R11.3)
+    # Underdog and Crusade Blessings
     BLESSINGS_PICKED = "blessings_picked"
 
     @classmethod

@@ -66,7 +66,7 @@ class BattlePage:
     sides: list[Side]
     pending_promotions: list[Promotion]
     blessings: BlessingsPanel | None = None
-    """The underdog and its Crusade Blessings (R11.3)."""
+    """The underdog and its Crusade Blessings."""
 
     @property
     def in_progress(self) -> bool:
@@ -192,7 +192,7 @@ class MusterSummary:
     limit: int
     report: rules.MusterReport | None
     crusade_points: int = 0
-    """R11.2: the Crusade points of the units ticked."""
+    """The Crusade points of the units ticked."""
 
     @property
     def percent(self) -> int:
@@ -227,7 +227,7 @@ class MusterPage:
 
 
 def army_crusade_points(units: list[Unit], selected: set[int]) -> int:
-    """R11.2: the Crusade points of the ``selected`` units among ``units``."""
+    """The Crusade points of the ``selected`` units among ``units``."""
     return rules.army_crusade_points(
         rules.ArmyCard(u.crusade_points, removed=not u.is_active) for u in units if u.pk in selected
     )
@@ -235,7 +235,7 @@ def army_crusade_points(units: list[Unit], selected: set[int]) -> int:
 
 def muster_units(participant: BattleParticipant) -> list[Unit]:
     """The units a force may muster, CHARACTERS first, with their honours and scars (for
-    the army's Crusade points, R11.2) in a fixed number of queries."""
+    the army's Crusade points) in a fixed number of queries."""
     units = participant.force.units.active().with_card_details()
     return list(units.order_by("-is_character", "name"))
 

@@ -1,4 +1,4 @@
-"""The battle page's underdog panel (R11.2, R11.3): each army's Crusade points, the gap,
+"""The battle page's underdog panel: each army's Crusade points, the gap,
 the underdog, how many Blessings it may pick, and the Blessings picked."""
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class BlessingsPanel:
 
 def with_cards(battle: Battle, sides: list[BattleParticipant]) -> None:
     """Give each unit of the sides' fetched armies its active honours and scars (what its
-    Crusade points need, R7), in two queries whatever the armies' size or state."""
+    Crusade points need), in two queries whatever the armies' size or state."""
     honours: dict[int, list[BattleHonour]] = defaultdict(list)
     scars: dict[int, list[BattleScar]] = defaultdict(list)
     in_battle = {"unit__battle_entries__participant__battle": battle}

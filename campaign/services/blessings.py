@@ -1,4 +1,4 @@
-"""The underdog of a battle and the Crusade Blessings it picks (R11.2, R11.3).
+"""The underdog of a battle and the Crusade Blessings it picks.
 
 Once every side has mustered, the army with fewer Crusade points than the strongest army
 it faces is the underdog; its player picks Blessings from the campaign's enabled packs, as
@@ -36,7 +36,7 @@ FIELD = "blessings"
 
 @dataclass(frozen=True)
 class Underdog:
-    """One side's place in R11.3: its standing and the Blessings its gap gives."""
+    """One side's place as the underdog or not: its standing and the Blessings its gap gives."""
 
     standing: rules.Standing
     allowed: int
@@ -55,13 +55,13 @@ class Underdog:
 
 
 def army_queryset():
-    """A side's army with what R11.2 needs of each card (honours, scars) in three queries
-    however many units it holds."""
+    """A side's army with each card's honours and scars (its Crusade points), in three
+    queries however many units it holds."""
     return BattleUnit.objects.select_related("unit").prefetch_related(*card_prefetches("unit__"))
 
 
 def army_crusade_points(entries: Iterable[BattleUnit]) -> int:
-    """R11.2 for a mustered army, from its entries (with `army_queryset`'s cards)."""
+    """The Crusade points of a mustered army, from its entries (with `army_queryset`'s cards)."""
     return rules.army_crusade_points(
         rules.ArmyCard(e.unit.crusade_points, removed=not e.unit.is_active) for e in entries
     )
@@ -88,7 +88,7 @@ def waiting_for(sides: list[BattleParticipant]) -> list[str]:
 def underdogs(
     sides: list[BattleParticipant], thresholds: list[list[tuple[int, int]]]
 ) -> dict[int, Underdog]:
-    """R11.3: side pk -> its standing and Blessings, once every side has mustered (empty
+    """Side pk -> its standing and Blessings, once every side has mustered (empty
     before). Each side's ``army`` is read as fetched (`army_queryset`)."""
     if waiting_for(sides) or not fighting(sides):
         return {}
@@ -129,7 +129,7 @@ def offered_blessings(campaign_id: int | None):
 def pick_blessings(
     *, actor, participant: BattleParticipant, blessings: Iterable[CustomContent]
 ) -> list[BlessingPick]:
-    """The underdog's player picks its Crusade Blessings (R11.3). Picking again before
+    """The underdog's player picks its Crusade Blessings. Picking again before
     the side records replaces the earlier picks; the same picks again change nothing."""
     force = common.lock_force(participant.force_id)
     battle = Battle.objects.get(pk=participant.battle_id)

@@ -89,7 +89,7 @@ def _detail_context(battle: Battle, page: selectors.BattlePage, form=None) -> di
 @require_POST
 @login_required
 def army_blessings(request: HttpRequest, pk: int) -> HttpResponse:
-    """The underdog's player picks its Crusade Blessings (R11.3). Refused: the Blessings
+    """The underdog's player picks its Crusade Blessings. Refused: the Blessings
     panel (the whole page without htmx) with the reason beside the choices, and a 400."""
     participant, _ = get_participant_for_user(request.user, pk, write=True)
     battle = participant.battle
