@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign import services
+from campaign import selectors, services
 from campaign.models import BlessingPick, HistoryEntry
 from campaign.services.blessings import army_crusade_points, army_queryset
 from tests.blessings import blessing, blessing_pack, give_honours
@@ -170,3 +170,19 @@ def test_it_keeps_the_picks_as_a_record_when_the_battle_is_voided(table):
     services.void_battle(actor=table.organiser, battle=table.battle, reason="Wrong mission")
 
     assert BlessingPick.objects.filter(participant=table.mine).count() == 1
+
+
+def test_it_exports_and_restores_a_force_that_picked_blessings(table):
+    pick(table, "Second Wind")
+    record(table)
+    document = selectors.force_document(table.force)
+
+    restored = services.restore_force(
+        actor=table.owner,
+        player=table.owner,
+        campaign=table.campaign,
+        document=document,
+        name="Iron Wolves again",
+    )
+
+    assert restored.units.count() == table.force.units.count()
