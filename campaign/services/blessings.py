@@ -116,7 +116,9 @@ def pick_refusal(battle: Battle, sides: list[BattleParticipant], side) -> str | 
 
 
 def offered_blessings(campaign_id: int | None):
-    """The Crusade Blessings the battle's campaign offers."""
+    """The Crusade Blessings the battle's campaign offers (none outside a campaign)."""
+    if campaign_id is None:
+        return CustomContent.objects.none()
     return (
         CustomContent.objects.available()
         .enabled_in(campaign_id)
