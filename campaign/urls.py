@@ -96,6 +96,7 @@ urlpatterns = [
     path("armies/<int:pk>/muster/", battles.army_muster, name="army_muster"),
     path("armies/<int:pk>/muster/check/", battles.army_muster_check, name="army_muster_check"),
     path("armies/<int:pk>/record/", battles.army_record, name="army_record"),
+    path("armies/<int:pk>/blessings/", battles.army_blessings, name="army_blessings"),
     path("out-of-action/<int:pk>/", out_of_action.out_of_action, name="out_of_action"),
     path("promotions/<int:pk>/", promotions.promotion_settle, name="promotion_settle"),
     path("admin/", admin.site.urls),

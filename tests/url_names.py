@@ -13,6 +13,7 @@ SIDE_URLS = (
     "army_muster",
     "army_muster_check",
     "army_record",
+    "army_blessings",
     "army_accept",
     "army_decline",
     "army_withdraw",

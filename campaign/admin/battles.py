@@ -38,12 +38,26 @@ class ParticipantInline(ReadOnlyInline):
         "recorded",
         "result",
         "rp",
+        "blessings",
     ]
     readonly_fields = fields
     verbose_name_plural = "participants"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return super().get_queryset(request).select_related("force", "warlord", "recorded_by")
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("force", "warlord", "recorded_by")
+            .prefetch_related("blessing_picks__blessing")
+        )
+
+    @admin.display(description="Crusade Blessings")
+    def blessings(self, participant: BattleParticipant) -> str:
+        """The Blessings the side picked as the underdog."""
+        picks = list(participant.blessing_picks.all())
+        if not picks:
+            return "—"
+        return f"{', '.join(p.blessing.name for p in picks)} (underdog by {picks[0].gap})"
 
     @admin.display(description="recorded")
     def recorded(self, participant: BattleParticipant) -> str:

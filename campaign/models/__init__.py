@@ -30,6 +30,7 @@ from .battles import (
     OutOfActionTest,
     battle_size_choices,
 )
+from .blessings import BlessingPick
 from .campaigns import Campaign, CampaignInvitation, Membership, Named
 from .forces import (
     CARD_FIELDS,
@@ -73,6 +74,7 @@ __all__ = [
     "BattleParticipant",
     "BattleScar",
     "BattleUnit",
+    "BlessingPick",
     "CARD_FIELDS",
     "Campaign",
     "CampaignInvitation",

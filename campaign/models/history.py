@@ -94,6 +94,8 @@ class HistoryAction(models.TextChoices):
     SIDE_RECORDED = "side_recorded"
     BATTLE_DISPUTED = "battle_disputed"
     BATTLE_SETTLED = "battle_settled"
+    # Underdog and Crusade Blessings
+    BLESSINGS_PICKED = "blessings_picked"
 
     @classmethod
     def for_requisition(cls, requisition: rules.Requisition) -> str:

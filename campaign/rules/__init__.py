@@ -5,7 +5,7 @@ rule. Refusals raise or return player-facing text; programming errors raise Valu
 
 Layers, each importing only those above it: `enums` (named things, labels, fixed
 numbers) and `tables` (numbers and dice tables) hold data; `ranks`, `units`, `force`,
-`honours`, `scars`, `requisitions`, `muster`, `cards` and `dice` hold the logic.
+`honours`, `scars`, `requisitions`, `muster`, `underdog`, `cards` and `dice` hold the logic.
 """
 
 from .battles import (
@@ -139,9 +139,25 @@ from .tables import (
     WEAPON_MODIFICATION_EFFECTS,
     WEAPON_MODIFICATIONS,
 )
+from .underdog import (
+    ArmyCard,
+    Standing,
+    army_crusade_points,
+    blessing_pick_refusal,
+    blessings_allowed,
+    pack_blessings,
+    standings,
+)
 from .units import UnitFacts, marked_for_greatness_refusal, max_battle_honours
 
 __all__ = [
+    "ArmyCard",
+    "Standing",
+    "army_crusade_points",
+    "blessing_pick_refusal",
+    "blessings_allowed",
+    "pack_blessings",
+    "standings",
     "held_relic_refusal",
     "earned_resources_refusals",
     "HeldHonour",

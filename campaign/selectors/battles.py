@@ -22,6 +22,7 @@ from campaign.models import (
 )
 from campaign.services.battles import disagreement, recording_refusal
 
+from .blessings import BLESSING_PICKS, BlessingsPanel, blessings_panel, with_cards
 from .labels import keyword_labels
 
 
@@ -64,6 +65,8 @@ class BattlePage:
     """The user started this battle (they may withdraw invitations, or cancel it)."""
     sides: list[Side]
     pending_promotions: list[Promotion]
+    blessings: BlessingsPanel | None = None
+    """The underdog and its Crusade Blessings."""
 
     @property
     def in_progress(self) -> bool:
@@ -148,7 +151,7 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
     """The battle page in the same number of queries whatever the size of the armies."""
     participants = list(
         battle.participants.select_related("force__player", "warlord", "recorded_by")
-        .prefetch_related(Prefetch("army", queryset=_army_queryset()))
+        .prefetch_related(Prefetch("army", queryset=_army_queryset()), BLESSING_PICKS)
         .order_by("pk")
     )
     sides = [
@@ -170,7 +173,9 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
             .order_by("unit__name", "rank")
         )
     starter = user.is_authenticated and battle.created_by_id == user.pk
-    return BattlePage(battle, can_write, starter, sides, promotions)
+    with_cards(battle, participants)
+    panel = blessings_panel(battle, participants, user=user)
+    return BattlePage(battle, can_write, starter, sides, promotions, panel)
 
 
 @dataclass(frozen=True)
@@ -186,6 +191,8 @@ class MusterSummary:
     points: int
     limit: int
     report: rules.MusterReport | None
+    crusade_points: int = 0
+    """The Crusade points of the units ticked."""
 
     @property
     def percent(self) -> int:
@@ -212,15 +219,25 @@ class MusterPage:
     def summary(self, selected: set[int], report: rules.MusterReport | None) -> MusterSummary:
         """Points of the chosen units (the rules' count once they have checked the army)."""
         limit = self.battle.points_limit
+        crusade_points = army_crusade_points(self.units, selected)
         if report is not None:
-            return MusterSummary(report.points, limit, report)
+            return MusterSummary(report.points, limit, report, crusade_points)
         points = sum(u.points for u in self.units if u.pk in selected)
-        return MusterSummary(points, limit, None)
+        return MusterSummary(points, limit, None, crusade_points)
+
+
+def army_crusade_points(units: list[Unit], selected: set[int]) -> int:
+    """The Crusade points of the ``selected`` units among ``units``."""
+    return rules.army_crusade_points(
+        rules.ArmyCard(u.crusade_points, removed=not u.is_active) for u in units if u.pk in selected
+    )
 
 
 def muster_units(participant: BattleParticipant) -> list[Unit]:
-    """The units a force may muster, CHARACTERS first."""
-    return list(participant.force.units.active().order_by("-is_character", "name"))
+    """The units a force may muster, CHARACTERS first, with their honours and scars (for
+    the army's Crusade points) in a fixed number of queries."""
+    units = participant.force.units.active().with_card_details()
+    return list(units.order_by("-is_character", "name"))
 
 
 def pending_links(units: list[Unit]) -> dict[int, PendingLink]:

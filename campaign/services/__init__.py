@@ -29,6 +29,7 @@ from .battles import (
     units_with_pending_choices,
     void_battle,
 )
+from .blessings import pick_blessings
 from .campaigns import (
     change_member_role,
     create_campaign,
@@ -100,6 +101,7 @@ from .requisitions import (
 from .restore import read_document, restore_force
 
 __all__ = [
+    "pick_blessings",
     "withdraw_campaign_invitation",
     "invite_to_campaign",
     "decline_campaign_invitation",

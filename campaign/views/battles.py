@@ -20,7 +20,9 @@ from campaign.access import get_battle_for_user, get_participant_for_user
 from campaign.bounds import fits_column
 from campaign.forms import add_service_errors
 from campaign.forms.battles import BattleCreateForm, MusterForm, SideRecordForm
+from campaign.forms.blessings import BlessingPickForm
 from campaign.models import Battle, BattleParticipant, CrusadeForce
+from campaign.services.blessings import offered_blessings
 
 from ._common import posted, render_page
 
@@ -68,7 +70,60 @@ def battle_create(request: HttpRequest) -> HttpResponse:
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     battle, can_write = get_battle_for_user(request.user, pk)
     page = selectors.battle_page(battle, user=request.user, can_write=can_write)
-    return render_page(request, "battles/battle_detail.html", {"battle": battle, "page": page})
+    return render_page(request, DETAIL, _detail_context(battle, page))
+
+
+DETAIL = "battles/battle_detail.html"
+BLESSINGS = "battles/_blessings.html"
+
+
+def _detail_context(battle: Battle, page: selectors.BattlePage, form=None) -> dict:
+    """The battle page's context; ``form`` is the Blessings form as posted (else a fresh
+    one for the user's underdog side, when it may pick)."""
+    picker = page.blessings.picker if page.blessings else None
+    if form is None and picker is not None:
+        form = blessing_form(battle, picker)
+    return {"battle": battle, "page": page, "blessing_form": form}
+
+
+@require_POST
+@login_required
+def army_blessings(request: HttpRequest, pk: int) -> HttpResponse:
+    """The underdog's player picks its Crusade Blessings. Refused: the Blessings
+    panel (the whole page without htmx) with the reason beside the choices, and a 400."""
+    participant, _ = get_participant_for_user(request.user, pk, write=True)
+    battle = participant.battle
+    page = selectors.battle_page(battle, user=request.user, can_write=True)
+    army = next((a for a in page.blessings.armies if a.participant.pk == participant.pk), None)
+    form = blessing_form(battle, army if army and army.can_pick else None, request.POST)
+    if form.is_valid():
+        try:
+            services.pick_blessings(
+                actor=request.user,
+                participant=participant,
+                blessings=form.cleaned_data["blessings"],
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            if not request.htmx:
+                messages.success(request, f"{participant.force.name} has its Blessings.")
+                return redirect(battle)
+            page = selectors.battle_page(battle, user=request.user, can_write=True)
+            return render_page(request, BLESSINGS, _detail_context(battle, page))
+    template = BLESSINGS if request.htmx else DETAIL
+    return render_page(request, template, _detail_context(battle, page, form), status=400)
+
+
+def blessing_form(battle: Battle, army, data=None) -> BlessingPickForm:
+    """The Blessings form for ``army`` (a side that may pick; None: the count is left to
+    the service, which says why the side can't pick)."""
+    return BlessingPickForm(
+        data,
+        offered=offered_blessings(battle.campaign_id),
+        allowed=army.place.allowed if army else None,
+        picked=army.picks if army else (),
+    )
 
 
 def _muster_context(

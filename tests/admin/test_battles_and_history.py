@@ -4,10 +4,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from campaign import services
 from campaign.models import Battle, HistoryEntry
 from tests.admin.helpers import disputed_battle, recorded_battle, two_captains
+from tests.blessings import blessing, blessing_pack, give_honours
 from tests.factories import reload
 from tests.services.fights import go_to_battle
+from tests.views.helpers import set_table
 
 pytestmark = pytest.mark.django_db
 
@@ -244,3 +247,19 @@ def test_it_records_for_an_absent_player_who_never_recorded(organiser_client, ca
         "loss",
         "warmaster",
     )
+
+
+def test_it_shows_the_blessings_the_underdog_picked_r11_3(client):
+    table = set_table()
+    blessing_pack(table.organiser, table.campaign)
+    give_honours(table.enemy_captain, 2)
+    services.pick_blessings(
+        actor=table.owner,
+        participant=table.mine,
+        blessings=[blessing("Second Wind", table.campaign)],
+    )
+    client.force_login(table.organiser)
+
+    html = client.get(reverse("admin:campaign_battle_change", args=[table.battle.pk])).content
+
+    assert b"Second Wind (underdog by 2)" in html

@@ -64,6 +64,12 @@ def test_it_finds_the_forms_behind_a_first_post(catalogue):
     assert any(("confirm", "1") in form.buttons for form in record)
 
 
+def test_it_finds_the_underdogs_blessings_form_on_the_battle_page(catalogue):
+    """The underdog's pick of Blessings (R11.3) is fuzzed as the page shows it."""
+    forms = catalogue.targets("army_blessings", "owner")
+    assert any(form.shown_on_a_page and "blessings" in form.controls for form in forms)
+
+
 @pytest.mark.parametrize("name", URL_NAMES)
 def test_it_refuses_an_edge_value_in_any_one_field(world, catalogue, visitors, name):
     """Each control alone huge, negative, not a number, a NUL, endless, or a list of ids

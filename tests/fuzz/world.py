@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from campaign import rules, services
 from campaign.models import OutOfActionTest
+from tests.blessings import blessing_pack, give_honours
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 from tests.services import earned
 from tests.url_names import SIDE_URLS
@@ -176,17 +177,48 @@ def _battles(owner, member, campaign) -> dict:
         actor=owner, force=patrol, battle_size="Incursion", campaign=campaign
     )
     muster(solo.participants.get(), patrol_units)
+    blessed = _underdog_battle(owner, member, campaign)
     return {
         "invited": invited,
         "started": started,
         "solo": solo,
+        "blessed": blessed,
+        "underdog": blessed.participants.get(force__player=owner),
         "answer": invited.participants.get(force=reserve),
         "muster": started.participants.get(force=strike),
         "withdraw": started.participants.get(force=rival),
         "record": solo.participants.get(),
-        "rival": [rival, *rival_units, invited.participants.get(force=rival)],
-        "own": [strike, patrol, reserve],
+        "rival": [
+            rival,
+            *rival_units,
+            invited.participants.get(force=rival),
+            blessed.participants.get(force__player=member),
+        ],
+        "own": [strike, patrol, reserve, blessed.participants.get(force__player=owner).force],
     }
+
+
+def _underdog_battle(owner, member, campaign):
+    """A battle the owner's Underdogs fight, both armies mustered, against the member's
+    Veterans, whose captain holds 2 honours: the owner's side is the underdog (R11.3) and
+    picks Blessings from a pack the campaign enables."""
+    blessing_pack(campaign.memberships.get(role="organiser").user, campaign)
+    underdogs = make_force(player=owner, campaign=campaign, name="Underdogs")
+    veterans = make_force(player=member, campaign=campaign, name="Veterans")
+    mine = [make_character(underdogs, name="Captain Fen"), make_unit(underdogs, name="Squad Gil")]
+    theirs = [make_character(veterans, name="Captain Hal"), make_unit(veterans, name="Squad Ivo")]
+    give_honours(theirs[0], 2)
+    battle = services.start_battle(
+        actor=owner,
+        force=underdogs,
+        opponents=[veterans],
+        battle_size="Incursion",
+        campaign=campaign,
+    )
+    services.accept_invitation(actor=member, participant=battle.participants.get(force=veterans))
+    muster(battle.participants.get(force=underdogs), mine)
+    muster(battle.participants.get(force=veterans), theirs)
+    return battle
 
 
 def _pages(campaign, main: dict, battles: dict, invitation) -> dict[str, list[str]]:
@@ -213,12 +245,13 @@ def _pages(campaign, main: dict, battles: dict, invitation) -> dict[str, list[st
         "unit_requisition": _requisition_pages(main),
         "unit_reward": paths("unit_reward", captain),
         "battle_detail": paths(
-            "battle_detail", *(battles[b] for b in ("started", "invited", "solo"))
+            "battle_detail", *(battles[b] for b in ("started", "invited", "solo", "blessed"))
         ),
         "battle_cancel": paths("battle_cancel", battles["started"]),
         "army_muster": paths("army_muster", battles["muster"]),
         "army_muster_check": paths("army_muster_check", battles["muster"]),
         "army_record": paths("army_record", battles["record"]),
+        "army_blessings": paths("army_blessings", battles["underdog"]),
         "army_accept": paths("army_accept", battles["answer"]),
         "army_decline": paths("army_decline", battles["answer"]),
         "army_withdraw": paths("army_withdraw", battles["withdraw"]),
@@ -254,6 +287,7 @@ def build_world() -> World:
         main["recruits"],
         *battles["own"],
         battles["solo"],
+        battles["blessed"],
     ]
     world = World(
         users={"owner": owner, "member": member, "outsider": outsider, "anonymous": None},

@@ -9,6 +9,7 @@ from django.core.files.base import ContentFile
 from campaign import rules, selectors, services
 from campaign.models import HistoryEntry, history_action_choices
 from campaign.services import UnitOutcome
+from tests.blessings import blessing, blessing_pack, give_honours
 from tests.factories import make_campaign, make_user
 from tests.packs.helpers import SAMPLE as SAMPLE_PACK
 from tests.services.cards import commissar, krieg_force, krieg_squad
@@ -227,6 +228,9 @@ CALLS: dict[str, Callable[[World], object]] = {
         document=selectors.force_document(w.force),
         name="Restored",
     ),
+    "pick_blessings": lambda w: services.pick_blessings(
+        actor=w.actor, participant=underdog(w), blessings=[blessing_pack_item(w)]
+    ),
     "approve_restored_force": lambda w: services.approve_restored_force(
         actor=w.organiser, force=awaiting_approval(w), reason="Paper roster checked"
     ),
@@ -234,6 +238,22 @@ CALLS: dict[str, Callable[[World], object]] = {
         actor=w.organiser, force=awaiting_approval(w), reason="Not the roster we saw"
     ),
 }
+
+
+def underdog(w: World):
+    """The world's force in a battle as the underdog: its rival holds 2 Crusade points."""
+    rival = krieg_force(campaign=w.campaign, name="Rival Regiment")
+    rival_leader = commissar(rival)
+    give_honours(rival_leader, 2)
+    battle = go_to_battle(
+        [w.leader, w.squad], [rival_leader, krieg_squad(rival)], campaign=w.campaign
+    )
+    return battle.participant(w.force)
+
+
+def blessing_pack_item(w: World):
+    blessing_pack(w.organiser, w.campaign)
+    return blessing("Second Wind", w.campaign)
 
 
 def invited(w: World):

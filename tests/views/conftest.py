@@ -6,6 +6,7 @@ import pytest
 
 from campaign import services
 from campaign.models import OutOfActionTest, Promotion
+from tests.blessings import blessing_pack, give_honours
 from tests.factories import make_campaign, make_force, make_unit, make_user
 
 from .helpers import record, set_table
@@ -48,6 +49,16 @@ def outsider():
 def table():
     """Two mustered armies in a battle that has not been recorded."""
     return set_table()
+
+
+@pytest.fixture
+def underdog():
+    """Two mustered armies; the opponent's captain holds 2 honours, so the owner's side is
+    the underdog (R11.3), with a pack of Blessings enabled in the campaign."""
+    table = set_table()
+    blessing_pack(table.organiser, table.campaign)
+    give_honours(table.enemy_captain, 2)
+    return table
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from campaign.models import (
     OutOfActionTest,
     Promotion,
 )
+from tests.blessings import blessing
 from tests.factories import (
     make_battle,
     make_campaign,
@@ -97,6 +98,8 @@ EXPECTED = {
     "battle_cancel": POST_ONLY,
     "army_muster": WRITE,
     "army_muster_check": POST_ONLY,
+    # The underdog's player picks its Blessings on the battle page (POST below).
+    "army_blessings": POST_ONLY,
     # Other members may look at a test or promotion; only the owner may act (POST below).
     "out_of_action": READ,
     "promotion_settle": READ,
@@ -206,6 +209,7 @@ def test_it_answers_each_role_as_the_access_table_says(client, world, name):
         "army_record",
         "army_accept",
         "army_decline",
+        "army_blessings",
     ],
 )
 @pytest.mark.parametrize("role", ["member", "organiser", "superuser"])
@@ -289,6 +293,8 @@ POSTED_AT_THE_TABLE = {
     "battle_cancel": ("unmustered", lambda t: t.battle, {}, (DONE, F, F, NF, F)),
     "army_record": ("table", lambda t: t.mine, "a win", (DONE, F, F, NF, F)),
     "army_muster": ("unmustered", lambda t: t.mine, "an army", (DONE, F, F, NF, F)),
+    # Only the underdog's own player picks its Blessings (R11.3).
+    "army_blessings": ("underdog", lambda t: t.mine, "a blessing", (DONE, F, F, NF, F)),
     # Out of Action choices are the unit's player's alone, whoever fought against it.
     "out_of_action": (
         "fallen",
@@ -312,6 +318,8 @@ def _posted(table, what):
             "units": [table.captain.pk, table.squad.pk],
             "warlord": table.captain.pk,
         }
+    if what == "a blessing":
+        return {"blessings": [blessing("Second Wind", table.campaign).pk]}
     return what
 
 

@@ -1,0 +1,127 @@
+"""The battle page's underdog panel: each army's Crusade points, the gap,
+the underdog, how many Blessings it may pick, and the Blessings picked."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from campaign.models import (
+    Battle,
+    BattleHonour,
+    BattleParticipant,
+    BattleScar,
+    BlessingPick,
+    CustomContent,
+)
+from campaign.services.blessings import (
+    Underdog,
+    campaign_thresholds,
+    offered_blessings,
+    pick_refusal,
+    underdogs,
+    waiting_for,
+)
+
+BLESSING_PICKS = Prefetch(
+    "blessing_picks", queryset=BlessingPick.objects.select_related("blessing", "picked_by")
+)
+"""A side's Blessings, fetched with the battle page's sides."""
+
+
+@dataclass(frozen=True)
+class ArmyStanding:
+    participant: BattleParticipant
+    place: Underdog
+    picks: list[BlessingPick]
+    mine: bool
+    can_pick: bool
+    """This user may pick (or pick again) this side's Blessings now."""
+
+    @property
+    def picks_over(self) -> bool:
+        """An army changed since this side picked: it now has more Blessings than its gap
+        gives (or is no longer the underdog). The picks stay until its player picks again."""
+        return len(self.picks) > self.place.allowed
+
+
+@dataclass(frozen=True)
+class BlessingsPanel:
+    battle: Battle
+    waiting: list[str]
+    """The forces still to answer or muster (the underdog is not known yet)."""
+    armies: list[ArmyStanding]
+    offered: list[CustomContent]
+    """The campaign's Blessings, when this user may pick some."""
+    has_thresholds: bool
+    contenders: int
+    """The sides that fight or are still invited."""
+
+    @property
+    def known(self) -> bool:
+        return bool(self.armies)
+
+    @property
+    def picked(self) -> list[ArmyStanding]:
+        return [army for army in self.armies if army.picks]
+
+    @property
+    def shown(self) -> bool:
+        """Worth a panel: an open battle of two armies or more, or Blessings picked."""
+        if self.picked:
+            return True
+        return self.battle.is_open and self.contenders > 1
+
+    @property
+    def underdogs(self) -> list[ArmyStanding]:
+        return [army for army in self.armies if army.place.is_underdog]
+
+    @property
+    def picker(self) -> ArmyStanding | None:
+        """The user's own side that may pick Blessings now (None: no form)."""
+        return next((army for army in self.armies if army.can_pick), None)
+
+
+def with_cards(battle: Battle, sides: list[BattleParticipant]) -> None:
+    """Give each unit of the sides' fetched armies its active honours and scars (what its
+    Crusade points need), in two queries whatever the armies' size or state."""
+    honours: dict[int, list[BattleHonour]] = defaultdict(list)
+    scars: dict[int, list[BattleScar]] = defaultdict(list)
+    in_battle = {"unit__battle_entries__participant__battle": battle}
+    for honour in BattleHonour.objects.filter(status=BattleHonour.Status.ACTIVE, **in_battle):
+        honours[honour.unit_id].append(honour)
+    for scar in BattleScar.objects.filter(status=BattleScar.Status.ACTIVE, **in_battle):
+        scars[scar.unit_id].append(scar)
+    for side in sides:
+        for entry in side.army.all():
+            entry.unit.active_honour_list = honours[entry.unit_id]
+            entry.unit.active_scar_list = scars[entry.unit_id]
+
+
+def blessings_panel(battle: Battle, sides: list[BattleParticipant], *, user) -> BlessingsPanel:
+    """The panel from the sides as the battle page fetched them (each army with its cards'
+    honours and scars, and each side's ``blessing_picks``): at most two queries more, for
+    the packs' thresholds and the Blessings on offer."""
+    waiting = waiting_for(sides) if battle.is_open else []
+    thresholds = campaign_thresholds(battle.campaign_id)
+    places = underdogs(sides, thresholds) if not waiting else {}
+    armies = []
+    for side in sides:
+        if side.pk not in places:
+            continue
+        place = places[side.pk]
+        mine = user.is_authenticated and side.force.player_id == user.pk
+        can_pick = (
+            mine
+            and place.is_underdog
+            and place.allowed > 0
+            and pick_refusal(battle, sides, side) is None
+        )
+        armies.append(ArmyStanding(side, place, list(side.blessing_picks.all()), mine, can_pick))
+    offered = []
+    if any(army.can_pick for army in armies):
+        offered = list(offered_blessings(battle.campaign_id))
+    contenders = sum(1 for side in sides if side.is_accepted or side.is_invited)
+    return BlessingsPanel(battle, waiting, armies, offered, any(thresholds), contenders)
