@@ -31,6 +31,7 @@ from .battles import (
     battle_size_choices,
 )
 from .campaigns import Campaign, CampaignInvitation, Membership, Named
+from .counters import CounterValue, PackRequisitionPurchase, UnitUpgrade
 from .forces import (
     CARD_FIELDS,
     KEYWORD_FIELDS,
@@ -78,6 +79,7 @@ __all__ = [
     "CampaignInvitation",
     "CardFields",
     "ContentPack",
+    "CounterValue",
     "CrusadeForce",
     "CustomContent",
     "CustomContentQuerySet",
@@ -103,12 +105,14 @@ __all__ = [
     "Named",
     "OutOfActionQuerySet",
     "OutOfActionTest",
+    "PackRequisitionPurchase",
     "Promotion",
     "Provenance",
     "RELIC_NEEDS_CATEGORY",
     "RequisitionPurchase",
     "Unit",
     "UnitQuerySet",
+    "UnitUpgrade",
     "UsedFormToken",
     "battle_size_choices",
     "card_prefetches",

@@ -94,6 +94,9 @@ class HistoryAction(models.TextChoices):
     SIDE_RECORDED = "side_recorded"
     BATTLE_DISPUTED = "battle_disputed"
     BATTLE_SETTLED = "battle_settled"
+    # Pack counters and pack Requisitions (R6, R11.4)
+    PACK_REQUISITION_BOUGHT = "pack_requisition_bought"
+    COUNTER_CORRECTED = "counter_corrected"
 
     @classmethod
     def for_requisition(cls, requisition: rules.Requisition) -> str:
