@@ -8,15 +8,22 @@ Superusers see everything. Every change goes through
 is a status, so nothing is ever deleted here.
 
 One module per area: `scope` (who sees what), `base` (service forms and reason
-steps), `campaigns`, `members` (members and invitations), `forces`, `battles` and
-`history`.
+steps), `campaigns`, `members` (members and invitations), `forces`, `battles`,
+`counters` (pack counters corrected with a reason) and `history`.
 """
 
 from django.contrib import admin
 
 from campaign.forms.accounts import AdminLoginForm
 
-from . import battles, campaigns, forces, history, members  # noqa: F401  (registers the admins)
+from . import (  # noqa: F401  (registers the admins)
+    battles,
+    campaigns,
+    counters,
+    forces,
+    history,
+    members,
+)
 
 admin.site.site_header = "Crusade Tracker — organisers"
 admin.site.site_title = "Crusade Tracker admin"

@@ -18,10 +18,12 @@ from campaign.models import (
     BattleScar,
     Campaign,
     CampaignInvitation,
+    CounterValue,
     CrusadeForce,
     CustomContent,
     HistoryEntry,
     Membership,
+    PackRequisitionPurchase,
     Unit,
 )
 
@@ -69,6 +71,8 @@ CAMPAIGN_PATHS: dict[type[Model], str] = {
     Battle: "campaign",
     BattleParticipant: "battle__campaign",
     HistoryEntry: "campaign",
+    CounterValue: "force__campaign",
+    PackRequisitionPurchase: "force__campaign",
 }
 """How each kind of row reaches the campaign it belongs to."""
 
