@@ -14,7 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from campaign.bounds import count
+from campaign.bounds import Bounded, between, count
 
 from ._common import EFFECT_LENGTH, MOST_RP
 from .forces import CrusadeForce, Unit
@@ -22,6 +22,13 @@ from .packs import CustomContent
 
 MOST_PACK_COST = 20
 """The largest cost a pack Requisition may have (the pack format's bound)."""
+COUNTER_LEAST, COUNTER_MOST = -1000, 1000
+"""The widest bounds a pack may give a counter (the pack format's): each counter's own
+bounds are checked by the services."""
+
+
+class BoundedIntegerField(Bounded, models.IntegerField):
+    pass
 
 
 class CounterValue(models.Model):
@@ -37,7 +44,7 @@ class CounterValue(models.Model):
     unit = models.ForeignKey(
         Unit, null=True, blank=True, on_delete=models.CASCADE, related_name="counters"
     )
-    value = models.IntegerField()
+    value = BoundedIntegerField(validators=between(COUNTER_LEAST, COUNTER_MOST))
     changed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

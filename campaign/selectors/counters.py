@@ -5,9 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Prefetch
 
-from campaign.models import CrusadeForce, CustomContent, PackRequisitionPurchase, Unit, UnitUpgrade
+from campaign.models import (
+    CounterValue,
+    CrusadeForce,
+    CustomContent,
+    PackRequisitionPurchase,
+    Unit,
+    UnitUpgrade,
+)
 from campaign.services import counters as packs
 
 SECTION_KINDS = (CustomContent.Kind.COUNTER, CustomContent.Kind.REQUISITION)
@@ -64,3 +71,17 @@ def card_pack_section(unit: Unit) -> PackSection | None:
     )
     section = PackSection(packs.counter_rows(content, per_unit=True), options, upgrades, purchases)
     return section or None
+
+
+def pack_state_prefetches() -> list[Prefetch]:
+    """A unit's counters and upgrades with their pack items, for its export."""
+    return [
+        Prefetch("counters", CounterValue.objects.select_related("counter__pack").order_by("pk")),
+        Prefetch("upgrades", UnitUpgrade.objects.select_related("upgrade__pack").order_by("pk")),
+    ]
+
+
+def force_counters(force: CrusadeForce):
+    """The force's own counters (not its units'), with their pack items, for its export."""
+    rows = force.counters.filter(unit=None).select_related("counter__pack")
+    return rows.order_by("pk")
