@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import IntegerField, OuterRef, Subquery, Value
 from django.utils import timezone
 
 from campaign import packs
@@ -48,7 +48,11 @@ def pack_content(campaign_id: int | None, *, force_id: int, unit_id: int | None 
         .select_related("pack")
         .annotate(
             held_by_force=Subquery(values.filter(unit=None).values("value")[:1]),
-            held_by_unit=Subquery(values.filter(unit_id=unit_id).values("value")[:1]),
+            held_by_unit=(
+                Subquery(values.filter(unit_id=unit_id).values("value")[:1])
+                if unit_id is not None
+                else Value(None, output_field=IntegerField())
+            ),
         )
         .order_by("pack__name", "pack_id", "kind", "position", "pk")
     )
