@@ -1,5 +1,5 @@
-"""Pack counters: an organiser corrects what a force (or unit) holds, with a reason
-(R11.4), through `services.correct_counter`; pack Requisitions bought, to look at."""
+"""Pack counters: an organiser corrects what a force (or unit) holds, with a reason,
+through `services.correct_counter`; pack Requisitions bought, to look at."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """Pack counters held by forces and units, pack upgrades on cards, and pack Requisitions
-bought (R6, R7, R11.4).
+bought.
 
 A counter's value is kept only once it has changed: a force (or unit) without a row for a
 counter holds the counter's start value. Counters change only through the services of
 `campaign.services.counters` (a pack Requisition, an organiser's correction) and the
-others R11.4 names, each with a history row.
+others the counters' rules name, each with a history row.
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ class HistoryAction(models.TextChoices):
     SIDE_RECORDED = "side_recorded"
     BATTLE_DISPUTED = "battle_disputed"
     BATTLE_SETTLED = "battle_settled"
-    # Pack counters and pack Requisitions (R6, R11.4)
+    # Pack counters and pack Requisitions
     PACK_REQUISITION_BOUGHT = "pack_requisition_bought"
     COUNTER_CORRECTED = "counter_corrected"
 

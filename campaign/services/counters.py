@@ -1,10 +1,10 @@
-"""Pack counters and pack Requisitions (R6, R7, R11.4).
+"""Pack counters and pack Requisitions.
 
 A campaign's enabled packs bring counters (per force or per unit) and Requisitions. A
 pack Requisition is bought like a core one: the force is locked, the rules are asked,
 the RP or the counter pays in the transaction of the effect, and a history row is
 written. Counters change only through a pack Requisition, an Agenda, a battle result
-the pack names, or an organiser's correction with a reason (R11.4).
+the pack names, or an organiser's correction with a reason.
 """
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ def buy_pack_requisition(
     *, actor, requisition: CustomContent | int, force: CrusadeForce | None = None, unit=None
 ) -> PackRequisitionPurchase:
     """Buy one of the campaign's pack Requisitions for the force, or for one of its units:
-    the RP or the counter pays in the same transaction as the effect (R6, R11.4)."""
+    the RP or the counter pays in the same transaction as the effect."""
     force = common.lock_force(force if unit is None else unit.force_id)
     require_approved(force, "buy Requisitions")
     if unit is not None:
@@ -323,7 +323,7 @@ def correct_counter(
     *, actor, force: CrusadeForce, counter: CustomContent, value: int, reason: str, unit=None
 ) -> CounterValue:
     """An organiser sets what a force (or one of its units) holds of a pack counter, with a
-    reason kept in the history; within the counter's bounds (R11.4)."""
+    reason kept in the history; within the counter's bounds."""
     reason = common.require_reason(reason, "Say why the counter is corrected.")
     force = common.lock_force(force)
     if unit is not None:

@@ -9,7 +9,7 @@ In the document (new keys, read only when present: older exports lack them)::
 Pack items are named by their pack's slug and their id in the pack, since ids of rows
 mean nothing on another server. A restore takes them from the campaign's enabled packs:
 a counter or upgrade the campaign's packs don't have is refused, by its place in the
-document, and so is a counter value outside its bounds (R11.4).
+document, and so is a counter value outside its bounds.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Buying a pack Requisition, for the whole force or for one unit (R6)."""
+"""Buying a pack Requisition, for the whole force or for one unit."""
 
 from __future__ import annotations
 
