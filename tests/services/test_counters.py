@@ -219,3 +219,15 @@ def test_it_corrects_a_unit_counter_only_for_a_unit(force):
     )
 
     assert value_of(force, "glory", unit=unit) == 3
+
+
+def test_it_sells_to_a_force_invited_to_a_battle_it_has_not_answered(force, campaign):
+    """R9's timing decision: an invited force that hasn't answered is not yet in the battle."""
+    rival = make_force(campaign=campaign, name="Rivals")
+    services.start_battle(
+        actor=rival.player, force=rival, opponents=[force], battle_size="Incursion"
+    )
+
+    buy("scavenging-party", force=force)
+
+    assert value_of(force, "salvage") == 2
