@@ -194,3 +194,14 @@ def test_it_keeps_the_card_queries_the_same_with_or_without_upgrades(client, own
     assert count_queries(client, reverse(card, args=[plain.pk])) == count_queries(
         client, reverse(card, args=[decorated.pk])
     )
+
+
+def test_it_prints_a_cards_upgrade_with_its_crusade_points(client, owner, force, unit):
+    """R2.1: a card holds its requisition upgrades; R7: with their Crusade points."""
+    correct(force, "honour", 2)
+    services.buy_pack_requisition(actor=owner, unit=unit, requisition=item("raise-pennant"))
+    client.force_login(owner)
+
+    page = client.get(reverse("force_print", args=[force.pk])).content.decode()
+
+    assert "Battle Pennant (2 Crusade points)" in page
