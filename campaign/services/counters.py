@@ -201,7 +201,7 @@ def _judge(
         reasons.append(f"The upgrade {req.upgrade!r} is not in the campaign's packs.")
     if req.effect_kind == "counter" and changed is None:
         reasons.append(f"The counter {req.counter!r} is not in the campaign's packs.")
-    if per_unit and unit is None:
+    if (per_unit or req.effect_kind == "upgrade") and unit is None:
         reasons.append(f"Pick a unit for {item.name}.")
     if unit is not None and not unit.is_active:
         reasons.insert(0, f"{unit.name} has been removed.")
@@ -335,7 +335,7 @@ def correct_counter(
     if counter is None:
         common.refuse("That is not one of this campaign's counters.", field="counter")
     per_unit = is_per_unit(counter)
-    if per_unit and unit is None:
+    if (per_unit or req.effect_kind == "upgrade") and unit is None:
         common.refuse(f"{counter.name} is counted per unit: pick the unit.", field="unit")
     if not per_unit and unit is not None:
         common.refuse(
