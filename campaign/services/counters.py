@@ -335,7 +335,7 @@ def correct_counter(
     if counter is None:
         common.refuse("That is not one of this campaign's counters.", field="counter")
     per_unit = is_per_unit(counter)
-    if (per_unit or req.effect_kind == "upgrade") and unit is None:
+    if per_unit and unit is None:
         common.refuse(f"{counter.name} is counted per unit: pick the unit.", field="unit")
     if not per_unit and unit is not None:
         common.refuse(
