@@ -8,6 +8,7 @@ card travels with it. Layout (version 1)::
      "force": {<FORCE_FIELDS>}, "totals": {...},
      "units": [{<UNIT_FIELDS>, "honours": [...], "scars": [...], "promotions": [...]}],
      "requisitions": [{<REQUISITION_FIELDS>, "unit": <index in units> | null}],
+     "counters": [...], and per unit "counters" and "upgrades"   (`services.pack_state`)
      "history": [...],                                  (optional)
      "restored_from": {...},                            (a restored force's provenance)
      "signature": "..."}                                (exports made before signing lack it)
@@ -69,6 +70,8 @@ MAX_ROWS = {
     "scars": 100,
     "promotions": 100,
     "requisitions": 10_000,
+    "counters": 100,
+    "upgrades": 100,
     "history": 50_000,
 }
 """Most rows of each kind a document may hold (honours, scars and promotions per unit)."""

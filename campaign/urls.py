@@ -8,6 +8,7 @@ from campaign.views import (
     battles,
     campaigns,
     card_image,
+    counters,
     forces,
     imports,
     out_of_action,
@@ -19,6 +20,7 @@ from campaign.views import (
 )
 
 REQUISITION = "requisitions/<str:requisition>/"
+PACK_REQUISITION = "pack-requisitions/<int:item>/"
 
 force_urls = [
     path("", forces.force_detail, name="force_detail"),
@@ -34,6 +36,7 @@ force_urls = [
     path("export/", imports.force_export, name="force_export"),
     path("export/text/", imports.force_export_text, name="force_export_text"),
     path(REQUISITION, forces.force_requisition, name="force_requisition"),
+    path(PACK_REQUISITION, counters.force_pack_requisition, name="force_pack_requisition"),
 ]
 
 unit_urls = [
@@ -43,6 +46,7 @@ unit_urls = [
     path("picture/", units.unit_picture, name="unit_picture"),
     path("remove/", units.unit_remove, name="unit_remove"),
     path(REQUISITION, units.unit_requisition, name="unit_requisition"),
+    path(PACK_REQUISITION, counters.unit_pack_requisition, name="unit_pack_requisition"),
     path("reward/", promotions.unit_reward, name="unit_reward"),
 ]
 

@@ -9,14 +9,24 @@ is a status, so nothing is ever deleted here.
 
 One module per area: `scope` (who sees what), `base` (service forms and reason
 steps), `campaigns`, `members` (members and invitations), `packs` (content packs),
-`pack_content` (their items), `forces`, `battles` and `history`.
+`pack_content` (their items), `forces`, `battles`, `counters` (pack counters corrected
+with a reason) and `history`.
 """
 
 from django.contrib import admin
 
 from campaign.forms.accounts import AdminLoginForm
 
-from . import battles, campaigns, forces, history, members, pack_content, packs  # noqa: F401  (registers the admins)
+from . import (  # noqa: F401  (registers the admins)
+    battles,
+    campaigns,
+    counters,
+    forces,
+    history,
+    members,
+    pack_content,
+    packs,
+)
 
 admin.site.site_header = "Crusade Tracker — organisers"
 admin.site.site_title = "Crusade Tracker admin"

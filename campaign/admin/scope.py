@@ -18,11 +18,13 @@ from campaign.models import (
     BattleScar,
     Campaign,
     CampaignInvitation,
+    CounterValue,
     CrusadeForce,
     CustomContent,
     EnabledPack,
     HistoryEntry,
     Membership,
+    PackRequisitionPurchase,
     Unit,
 )
 
@@ -71,6 +73,8 @@ CAMPAIGN_PATHS: dict[type[Model], str] = {
     Battle: "campaign",
     BattleParticipant: "battle__campaign",
     HistoryEntry: "campaign",
+    CounterValue: "force__campaign",
+    PackRequisitionPurchase: "force__campaign",
 }
 """How each kind of row reaches the campaign it belongs to."""
 

@@ -32,6 +32,7 @@ from .battles import (
 )
 from .blessings import BlessingPick
 from .campaigns import Campaign, CampaignInvitation, Membership, Named
+from .counters import CounterValue, PackRequisitionPurchase, UnitUpgrade
 from .forces import (
     CARD_FIELDS,
     KEYWORD_FIELDS,
@@ -80,6 +81,7 @@ __all__ = [
     "CampaignInvitation",
     "CardFields",
     "ContentPack",
+    "CounterValue",
     "CrusadeForce",
     "CustomContent",
     "CustomContentQuerySet",
@@ -105,12 +107,14 @@ __all__ = [
     "Named",
     "OutOfActionQuerySet",
     "OutOfActionTest",
+    "PackRequisitionPurchase",
     "Promotion",
     "Provenance",
     "RELIC_NEEDS_CATEGORY",
     "RequisitionPurchase",
     "Unit",
     "UnitQuerySet",
+    "UnitUpgrade",
     "UsedFormToken",
     "battle_size_choices",
     "card_prefetches",

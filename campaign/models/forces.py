@@ -136,7 +136,10 @@ class UnitQuerySet(models.QuerySet):
 
 
 def card_prefetches(prefix: str = "") -> list[models.Prefetch]:
-    """Active honours and scars and pending promotions, for cards reached via `prefix`."""
+    """Active honours, scars and upgrades and pending promotions, for cards reached via
+    `prefix`."""
+    from .counters import UnitUpgrade
+
     return [
         # Lists (to_attr) rather than managers: Django then builds no queryset per card.
         models.Prefetch(
@@ -153,6 +156,11 @@ def card_prefetches(prefix: str = "") -> list[models.Prefetch]:
             f"{prefix}promotions",
             queryset=Promotion.objects.filter(status=Promotion.Status.PENDING),
             to_attr="pending_promotion_list",
+        ),
+        models.Prefetch(
+            f"{prefix}upgrades",
+            queryset=UnitUpgrade.objects.filter(status=UnitUpgrade.Status.ACTIVE),
+            to_attr="active_upgrade_list",
         ),
     ]
 
@@ -286,9 +294,15 @@ class Unit(Named):
             return self.pending_promotion_list
         return list(self.promotions.filter(status=Promotion.Status.PENDING))
 
+    def active_upgrades(self) -> list:
+        """The pack upgrades it holds (`UnitUpgrade`); uses the prefetch when present."""
+        if hasattr(self, "active_upgrade_list"):
+            return self.active_upgrade_list
+        return list(self.upgrades.filter(status="active"))
+
     @property
     def crusade_points(self) -> int:
-        """Derived from honours and scars by the rules, never typed in."""
+        """Derived from honours, scars and pack upgrades by the rules, never typed in."""
         honours = self.active_honours()
         relics = [
             rules.RelicCategory(h.relic_category)
@@ -300,6 +314,7 @@ class Unit(Named):
             battle_scars=len(self.active_scars()),
             titanic=self.is_titanic,
             relics=relics,
+            upgrades=[upgrade.crusade_points for upgrade in self.active_upgrades()],
         )
 
     def facts(

@@ -96,6 +96,9 @@ class HistoryAction(models.TextChoices):
     BATTLE_SETTLED = "battle_settled"
     # Underdog and Crusade Blessings
     BLESSINGS_PICKED = "blessings_picked"
+    # Pack counters and pack Requisitions
+    PACK_REQUISITION_BOUGHT = "pack_requisition_bought"
+    COUNTER_CORRECTED = "counter_corrected"
 
     @classmethod
     def for_requisition(cls, requisition: rules.Requisition) -> str:

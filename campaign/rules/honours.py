@@ -18,8 +18,10 @@ def crusade_points(
     battle_scars: int,
     titanic: bool = False,
     relics: Iterable[RelicCategory] = (),
+    upgrades: Iterable[int] = (),
 ) -> int:
-    """R7: +1 per non-relic honour (+2 if TITANIC), relic values, -1 per scar.
+    """R7: +1 per non-relic honour (+2 if TITANIC), relic values, -1 per scar, and the
+    Crusade points a pack gives each of the unit's upgrades (``upgrades``).
 
     ``battle_honours`` counts honours that are not relics; relics are passed
     separately by category. The total may be negative (R5.4).
@@ -27,7 +29,9 @@ def crusade_points(
     require_non_negative(battle_honours=battle_honours, battle_scars=battle_scars)
     per_honour = 2 if titanic else 1
     relic_points = sum(RelicCategory(relic).crusade_points for relic in relics)
-    return battle_honours * per_honour + relic_points - battle_scars
+    upgrade_points = sum(upgrades)
+    require_non_negative(upgrade_points=upgrade_points)
+    return battle_honours * per_honour + relic_points + upgrade_points - battle_scars
 
 
 def honour_refusal(

@@ -23,7 +23,9 @@ from campaign.models import (
 )
 from campaign.rosters._text import split_items
 from campaign.rosters.app_text import SECTIONS
+from campaign.services.pack_state import export_counters, export_upgrades
 
+from .counters import force_counters, pack_state_prefetches
 from .labels import keyword_labels
 
 FOOTER = "Exported with Crusade Tracker"
@@ -40,6 +42,7 @@ def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, A
             Prefetch("honours", BattleHonour.objects.select_related("custom_content")),
             Prefetch("scars", BattleScar.objects.select_related("custom_content")),
             Prefetch("promotions", Promotion.objects.order_by("created_at", "pk")),
+            *pack_state_prefetches(),
         )
     )
     where = {unit.pk: index for index, unit in enumerate(units)}
@@ -61,6 +64,7 @@ def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, A
             doc.encode(purchase, doc.REQUISITION_FIELDS, unit=where.get(purchase.unit_id))
             for purchase in force.requisitions.order_by("created_at", "pk")
         ],
+        "counters": export_counters(force_counters(force)),
     }
     if (provenance := force.restored_from) is not None:
         document["restored_from"] = _provenance(provenance)
@@ -118,6 +122,8 @@ def _unit(unit: Unit) -> dict[str, Any]:
             for scar in unit.scars.all()
         ],
         promotions=[doc.encode(promotion, doc.PROMOTION_FIELDS) for promotion in promotions],
+        counters=export_counters(unit.counters.all()),
+        upgrades=export_upgrades(unit.upgrades.all()),
     )
 
 

@@ -19,6 +19,7 @@ from campaign.models import (
     Unit,
 )
 
+from .counters import PackSection, force_pack_section, has_pack_content
 from .paging import paginate
 
 HISTORY_PER_PAGE = 50
@@ -48,6 +49,11 @@ class OrderOfBattle:
     requisitions: list[services.RequisitionOption]
     invitations: list[BattleParticipant]
     """Battles the force is invited to, waiting for its player's answer."""
+
+    @cached_property
+    def packs(self) -> PackSection | None:
+        """The force's pack counters and the packs' Requisitions (None without any)."""
+        return force_pack_section(self.force, in_battle=self.in_battle)
 
     @property
     def version(self) -> int:
@@ -143,7 +149,7 @@ def order_of_battle_forces() -> QuerySet[CrusadeForce]:
     player and campaign, and whether a battle not over invited them or holds them."""
     sides = BattleParticipant.objects.filter(BattleParticipant.in_play(), force=OuterRef("pk"))
     return CrusadeForce.objects.select_related("player", "campaign", "provenance").annotate(
-        has_sides_in_play=Exists(sides)
+        has_sides_in_play=Exists(sides), has_pack_content=has_pack_content()
     )
 
 

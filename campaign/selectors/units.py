@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.core.paginator import Page
 from django.db.models import prefetch_related_objects
@@ -20,6 +21,7 @@ from campaign.models import (
 )
 
 from .charts import XpHistory, xp_history
+from .counters import PackSection, card_pack_section
 from .labels import keyword_labels
 from .paging import paginate
 
@@ -77,6 +79,11 @@ class CardPage:
     @property
     def force(self) -> CrusadeForce:
         return self.unit.force
+
+    @cached_property
+    def packs(self) -> PackSection | None:
+        """The card's pack counters, upgrades and pack Requisitions (None without any)."""
+        return card_pack_section(self.unit)
 
     @property
     def manageable(self) -> bool:

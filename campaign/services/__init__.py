@@ -39,6 +39,7 @@ from .campaigns import (
     update_campaign_details,
 )
 from .corrections import correct_force, correct_unit
+from .counters import buy_pack_requisition, correct_counter
 from .forces import (
     NewUnit,
     add_unit,
@@ -155,6 +156,8 @@ __all__ = [
     "renowned_heroes",
     "repair_and_recuperate",
     "requisition_options",
+    "buy_pack_requisition",
+    "correct_counter",
     "resolve_out_of_action",
     "restore_force",
     "retire_custom_content",

@@ -29,6 +29,7 @@ from campaign.models import (
 
 from . import _common as common
 from .forces import require_member
+from .pack_state import PackState, read_pack_state, resolve_pack_state, write_pack_state
 
 Kind = CustomContent.Kind
 
@@ -73,6 +74,9 @@ class Restorable:
             when = timezone.make_aware(when, datetime.UTC)
         return when
 
+    packs: PackState = field(default_factory=PackState)
+    """The force's pack counters and its units' counters and upgrades (`pack_state`)."""
+
     waiting: bool = False
     """A verified export of a force that needed an organiser's approval: its copy needs
     one too."""
@@ -116,10 +120,9 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
     if not isinstance(force_data, dict):
         raise ValidationError('The export has no "force" object.')
     force = doc.decode(CrusadeForce, doc.FORCE_FIELDS, force_data, "force")
-    cards = [
-        _card(data, f"units[{index}]", index)
-        for index, data in enumerate(doc.check_rows(document, "units", ""))
-    ]
+    unit_rows = doc.check_rows(document, "units", "")
+    cards = [_card(data, f"units[{index}]", index) for index, data in enumerate(unit_rows)]
+    packs = read_pack_state(document, unit_rows, [card.place for card in cards])
     requisitions = [
         (
             doc.decode(RequisitionPurchase, doc.REQUISITION_FIELDS, data, where),
@@ -168,6 +171,7 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
         verified=verified,
         exported_from=_exported_from(document),
         waiting=waiting,
+        packs=packs,
     )
 
 
@@ -363,6 +367,7 @@ def restore_force(
     house = campaign.house_rules if campaign is not None else rules.DEFAULT_HOUSE_RULES
     restorable = read_document(document, house=house)
     require_member(player, campaign)
+    packs = resolve_pack_state(restorable.packs, campaign.pk if campaign else None)
     original_name = restorable.exported_from["force"] or restorable.force["name"]
     values = dict(restorable.force)
     if name.strip():
@@ -374,6 +379,7 @@ def restore_force(
         [Unit(force=force, **card.values) for card in restorable.cards]
     )
     _write_rows(force, units, restorable)
+    write_pack_state(force, units, packs)
     common.refresh_totals(force)
     own = restorable.own_force_of(player)
     force.provenance = Provenance.objects.create(

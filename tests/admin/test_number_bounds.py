@@ -44,10 +44,11 @@ class NumberField:
     most: int | None
 
     def refused_values(self) -> list[str]:
-        """Huge, one past the cap, past the column, one below the least, not a number."""
+        """Huge, one past the cap, past the column, one below the least, not a number (and
+        -1, unless the number may be negative: a pack counter's value may)."""
         most = PAST_INTEGER_COLUMN - 1 if self.most is None else self.most
         least = 0 if self.least is None else self.least
-        values = [HUGE, most + 1, PAST_INTEGER_COLUMN, least - 1, -1]
+        values = [HUGE, most + 1, PAST_INTEGER_COLUMN, least - 1, *([-1] if least >= 0 else [])]
         return [*dict.fromkeys(str(v) for v in values), "twelve"]
 
 

@@ -19,8 +19,11 @@ from campaign.models import (
     Battle,
     BattleParticipant,
     Campaign,
+    CounterValue,
     CrusadeForce,
+    CustomContent,
     Membership,
+    PackRequisitionPurchase,
     RequisitionPurchase,
     Unit,
 )
@@ -206,7 +209,39 @@ def report(forces: list[int]) -> dict:
     return {"battles": statuses, "forces": rows}
 
 
+def pack_race() -> dict:
+    """A force in a campaign with the sample pack (Salvage; Scavenging Party for 1RP gives
+    2 Salvage; Field Workshop costs 3 Salvage), with its starting 5RP and no Salvage."""
+    from tests.counter_packs import SAMPLE
+
+    campaign = _campaign("Scrapyard")
+    organiser = campaign.memberships.get(role=Membership.Role.ORGANISER).user
+    services.import_pack(actor=organiser, data=SAMPLE.read_bytes(), campaign=campaign)
+    (player,) = _players("scavenger", 1)
+    force = _force(player, campaign, "Scrap Kings")
+    unit = _swarm(force)
+    items = CustomContent.objects.filter(kind="requisition", pack__campaign=campaign)
+    return {**_side(force, [unit]), "requisitions": {i.key: i.pk for i in items}}
+
+
+def pack_report(force: int) -> dict:
+    """A force's RP and Salvage, and how many of each pack Requisition it bought."""
+    found = CrusadeForce.objects.get(pk=force)
+    salvage = CounterValue.objects.filter(force=found, unit=None, counter__key="salvage")
+    bought = PackRequisitionPurchase.objects.filter(force=found)
+    return {
+        "rp": found.rp,
+        "salvage": salvage.values_list("value", flat=True).first(),
+        "bought": {
+            key: bought.filter(requisition__key=key).count()
+            for key in ("scavenging-party", "field-workshop")
+        },
+    }
+
+
 SCENARIOS: dict[str, Callable[..., dict]] = {
+    "pack_race": pack_race,
+    "pack_report": pack_report,
     "supply_race": supply_race,
     "battle_to_record": battle_to_record,
     "soak": soak,

@@ -16,6 +16,7 @@ from django.urls import reverse
 from campaign import rules, services
 from campaign.models import OutOfActionTest
 from tests.blessings import blessing_pack, give_honours
+from tests.counter_packs import item, with_sample_pack, with_veteran_pack
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 from tests.services import earned
 from tests.url_names import SIDE_URLS
@@ -100,6 +101,8 @@ OBJECT_URLS = {
     "unit_picture",
     "unit_remove",
     "unit_requisition",
+    "force_pack_requisition",
+    "unit_pack_requisition",
     "unit_reward",
     "battle_detail",
     "battle_cancel",
@@ -148,6 +151,20 @@ def _requisition_pages(main: dict) -> list[str]:
             unit = main["recruits" if req == rules.Requisition.FRESH_RECRUITS else "captain"]
             pages.append(reverse("unit_requisition", args=[unit.pk, req.value]))
     return pages
+
+
+def _pack_requisition_pages(main: dict) -> dict[str, list[str]]:
+    """A pack Requisition for the whole force and one for a unit (the campaign has the
+    sample pack and a pack with unit counters and an upgrade)."""
+    party, deeds = item("scavenging-party"), item("sing-deeds")
+    return {
+        "force_pack_requisition": [
+            reverse("force_pack_requisition", args=[main["force"].pk, party.pk])
+        ],
+        "unit_pack_requisition": [
+            reverse("unit_pack_requisition", args=[main["captain"].pk, deeds.pk])
+        ],
+    }
 
 
 def _battles(owner, member, campaign) -> dict:
@@ -243,6 +260,7 @@ def _pages(campaign, main: dict, battles: dict, invitation) -> dict[str, list[st
         "unit_card_image": paths("unit_card_image", captain),
         **{name: paths(name, squad) for name in ("unit_edit", "unit_picture", "unit_remove")},
         "unit_requisition": _requisition_pages(main),
+        **_pack_requisition_pages(main),
         "unit_reward": paths("unit_reward", captain),
         "battle_detail": paths(
             "battle_detail", *(battles[b] for b in ("started", "invited", "solo", "blessed"))
@@ -266,6 +284,7 @@ def build_world() -> World:
     """The owner's forces in every state a page can be in, in one campaign; a member of it
     (the owner's opponent), and an outsider with a force in a campaign of their own."""
     campaign = make_campaign(organiser=make_user("fuzz-organiser", is_staff=True), name="Fuzz")
+    with_veteran_pack(with_sample_pack(campaign))
     owner, member, outsider = (make_user(f"fuzz-{who}") for who in ("owner", "member", "outsider"))
     main = _main_force(owner, campaign)
     battles = _battles(owner, member, campaign)

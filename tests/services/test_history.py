@@ -214,6 +214,16 @@ CALLS: dict[str, Callable[[World], object]] = {
         ).pack,
         reason="Next season",
     ),
+    "buy_pack_requisition": lambda w: services.buy_pack_requisition(
+        actor=w.actor, force=w.force, requisition=pack_item(w, "scavenging-party")
+    ),
+    "correct_counter": lambda w: services.correct_counter(
+        actor=w.organiser,
+        force=w.force,
+        counter=pack_item(w, "salvage"),
+        value=3,
+        reason="Paper records",
+    ),
     "import_roster": lambda w: services.import_roster(
         actor=w.actor,
         force=w.force,
@@ -270,6 +280,12 @@ def awaiting_approval(w: World):
     return services.restore_force(
         actor=w.actor, player=w.actor, campaign=w.campaign, document=document, name="Copy"
     )
+
+
+def pack_item(w: World, key: str):
+    """An item of the sample pack, imported into the world's campaign."""
+    services.import_pack(actor=w.organiser, data=SAMPLE_PACK.read_bytes(), campaign=w.campaign)
+    return w.campaign.enabled_packs.get().pack.items.get(key=key)
 
 
 def library_pack(w: World):

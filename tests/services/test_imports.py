@@ -359,8 +359,9 @@ def queries_to_import(size: int) -> int:
     return len(queries)
 
 
-PER_UNIT = 12
-"""Each card is one `add_unit`: a fixed handful of queries, whatever the list's length."""
+PER_UNIT = 13
+"""Each card is one `add_unit`: a fixed handful of queries, whatever the list's length
+(the force's totals read its cards with their honours, scars, promotions and upgrades)."""
 
 
 def test_it_imports_15_units_for_a_fixed_number_of_queries_more_per_unit_than_5():

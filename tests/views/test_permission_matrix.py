@@ -68,6 +68,7 @@ EXPECTED = {
     "unit_create": WRITE,
     "unit_supply_check": WRITE,
     "force_requisition": POST_ONLY,
+    "force_pack_requisition": POST_ONLY,
     # Importing a list: a new force is anyone's; units go only into your own force.
     "force_import": SIGNED_IN,
     "force_import_check": POST_ONLY,
@@ -84,6 +85,7 @@ EXPECTED = {
     "unit_picture": POST_ONLY,
     "unit_remove": WRITE,
     "unit_requisition": WRITE,
+    "unit_pack_requisition": POST_ONLY,
     # Other members may look at what a mission could give; only the owner records it.
     "unit_reward": READ,
     "battle_create": SIGNED_IN,
@@ -161,6 +163,9 @@ def world():
             "force_requisition": {"pk": force.pk, "requisition": "increase_supply_limit"},
             **{url.name: {"pk": squad.pk} for url in urls.unit_urls},
             "unit_requisition": {"pk": squad.pk, "requisition": "fresh_recruits"},
+            # The campaign has no pack: whose the page is decides before the Requisition.
+            "force_pack_requisition": {"pk": force.pk, "item": 1},
+            "unit_pack_requisition": {"pk": squad.pk, "item": 1},
             "battle_detail": {"pk": battle.pk},
             "battle_cancel": {"pk": battle.pk},
             **{name: {"pk": side.pk} for name in SIDE_URLS},
@@ -203,6 +208,8 @@ def test_it_answers_each_role_as_the_access_table_says(client, world, name):
         "out_of_action",
         "promotion_settle",
         "force_requisition",
+        "force_pack_requisition",
+        "unit_pack_requisition",
         "army_muster",
         "force_import_units",
         "force_import_units_check",

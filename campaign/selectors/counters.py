@@ -1,0 +1,87 @@
+"""What the force page and the cards show of the campaign's packs: counters, pack
+Requisitions, upgrades and the pack Requisitions bought."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, OuterRef, Prefetch
+
+from campaign.models import (
+    CounterValue,
+    CrusadeForce,
+    CustomContent,
+    PackRequisitionPurchase,
+    Unit,
+    UnitUpgrade,
+)
+from campaign.services import counters as packs
+
+SECTION_KINDS = (CustomContent.Kind.COUNTER, CustomContent.Kind.REQUISITION)
+
+
+def has_pack_content():
+    """Whether the force's campaign has pack counters or Requisitions, as an annotation of
+    the force's own query: a force page without any asks nothing more."""
+    items = (
+        CustomContent.objects.available()
+        .filter(pack__enabled_in__campaign_id=OuterRef("campaign_id"))
+        .filter(kind__in=SECTION_KINDS)
+    )
+    return Exists(items)
+
+
+@dataclass(frozen=True)
+class PackSection:
+    counters: list[packs.CounterRow]
+    requisitions: list[packs.PackRequisitionOption]
+    upgrades: list[UnitUpgrade] = field(default_factory=list)
+    purchases: list[PackRequisitionPurchase] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.counters or self.requisitions or self.upgrades or self.purchases)
+
+
+def force_pack_section(force: CrusadeForce, *, in_battle: bool) -> PackSection | None:
+    """The force's counters and the packs' Requisitions for the whole force, in one query
+    (none when the force's query says its campaign has no such content)."""
+    if not getattr(force, "has_pack_content", True) or force.campaign_id is None:
+        return None
+    content = packs.pack_content(force.campaign_id, force_id=force.pk)
+    return PackSection(
+        counters=packs.counter_rows(content, per_unit=False),
+        requisitions=packs.pack_requisition_options(content, force=force, in_battle=in_battle),
+    )
+
+
+def card_pack_section(unit: Unit) -> PackSection | None:
+    """The unit's counters, upgrades and pack Requisitions bought, and the packs'
+    Requisitions for one unit: the same number of queries for any card."""
+    upgrades = unit.active_upgrades()
+    purchases = list(unit.pack_requisitions.all())
+    force = unit.force
+    if force.campaign_id is None:
+        return PackSection([], [], upgrades, purchases) or None
+    content = packs.pack_content(force.campaign_id, force_id=force.pk, unit_id=unit.pk)
+    wanted = any(item.details.get("target") == "unit" for item in content.of("requisition"))
+    options = (
+        packs.pack_requisition_options(content, force=force, unit=unit, in_battle=force.in_battle())
+        if wanted
+        else []
+    )
+    section = PackSection(packs.counter_rows(content, per_unit=True), options, upgrades, purchases)
+    return section or None
+
+
+def pack_state_prefetches() -> list[Prefetch]:
+    """A unit's counters and upgrades with their pack items, for its export."""
+    return [
+        Prefetch("counters", CounterValue.objects.select_related("counter__pack").order_by("pk")),
+        Prefetch("upgrades", UnitUpgrade.objects.select_related("upgrade__pack").order_by("pk")),
+    ]
+
+
+def force_counters(force: CrusadeForce):
+    """The force's own counters (not its units'), with their pack items, for its export."""
+    rows = force.counters.filter(unit=None).select_related("counter__pack")
+    return rows.order_by("pk")
