@@ -4,6 +4,7 @@
 
 import re
 
+import django.core.validators
 import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
@@ -81,7 +82,7 @@ class Migration(migrations.Migration):
                 ("name", models.CharField(max_length=80)),
                 ("description", models.TextField(blank=True, max_length=1000)),
                 ("source", models.CharField(max_length=80)),
-                ("agendas_per_battle", models.PositiveSmallIntegerField(blank=True, help_text="How many Agendas a player picks for a battle.", null=True)),
+                ("agendas_per_battle", models.PositiveSmallIntegerField(blank=True, help_text="How many Agendas a player picks for a battle.", null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(10)])),
                 ("underdog_thresholds", models.JSONField(blank=True, default=list, help_text='As in the file: [{"gap_at_least": 5, "blessings": 1}, ...], gaps going up.')),
                 ("trait_tables", models.JSONField(blank=True, default=list, help_text='The Battle Traits tables, in order: [{"id": ..., "name": ...}, ...].')),
                 ("imported_at", models.DateTimeField(default=django.utils.timezone.now)),
@@ -125,7 +126,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="customcontent",
             name="position",
-            field=models.PositiveIntegerField(default=0, help_text="Its place in the pack's order."),
+            field=models.PositiveIntegerField(default=0, editable=False, help_text="Its place in the pack's order."),
         ),
         migrations.AddField(
             model_name="customcontent",

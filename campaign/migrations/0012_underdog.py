@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('picked_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('gap', models.PositiveIntegerField(default=0, help_text='How many Crusade points the side had fewer when it picked.')),
+                ('gap', models.PositiveIntegerField(default=0, editable=False, help_text='How many Crusade points the side had fewer when it picked.')),
                 ('blessing', models.ForeignKey(limit_choices_to={'kind': 'blessing'}, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='campaign.customcontent')),
                 ('participant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='blessing_picks', to='campaign.battleparticipant')),
                 ('picked_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),

@@ -30,7 +30,9 @@ class BlessingPick(models.Model):
     )
     picked_at = models.DateTimeField(default=timezone.now)
     gap = models.PositiveIntegerField(
-        default=0, help_text="How many Crusade points the side had fewer when it picked."
+        default=0,
+        editable=False,
+        help_text="How many Crusade points the side had fewer when it picked.",
     )
 
     class Meta:

@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from campaign import packs, rules
+from campaign.bounds import BoundedPositiveSmallIntegerField, between
 
 from ._common import EFFECT_LENGTH, rules_choices
 from .campaigns import Campaign
@@ -50,8 +51,11 @@ class ContentPack(models.Model):
         related_name="own_packs",
         help_text="The campaign this pack belongs to; empty for a pack any campaign may enable.",
     )
-    agendas_per_battle = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="How many Agendas a player picks for a battle."
+    agendas_per_battle = BoundedPositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=between(1, 10),
+        help_text="How many Agendas a player picks for a battle.",
     )
     underdog_thresholds = models.JSONField(
         default=list,
@@ -157,7 +161,9 @@ class CustomContent(models.Model):
     key = models.SlugField(
         max_length=40, help_text="The item's id in the pack file (unique within its kind)."
     )
-    position = models.PositiveIntegerField(default=0, help_text="Its place in the pack's order.")
+    position = models.PositiveIntegerField(
+        default=0, editable=False, help_text="Its place in the pack's order."
+    )
     name = models.CharField(max_length=120)
     effect = models.TextField(blank=True, max_length=EFFECT_LENGTH)
     relic_category = models.CharField(
