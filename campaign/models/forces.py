@@ -210,6 +210,9 @@ class Unit(Named):
     battles_played = count(MOST_TALLY, default=0)
     battles_survived = count(MOST_TALLY, default=0)
     units_destroyed = count(MOST_TALLY, default=0)
+    agenda_tally = count(
+        MOST_TALLY, default=0, help_text="Agendas achieved (R11.1): kept by the battle service."
+    )
     notes = models.TextField(blank=True, max_length=NOTE_LENGTH)
     picture = models.ImageField(upload_to="units/", blank=True)
     thumbnail = models.ImageField(upload_to="units/thumbs/", blank=True)

@@ -8,6 +8,16 @@ numbers) and `tables` (numbers and dice tables) hold data; `ranks`, `units`, `fo
 `honours`, `scars`, `requisitions`, `muster`, `cards` and `dice` hold the logic.
 """
 
+from .agendas import (
+    AgendaTerms,
+    PackAgendas,
+    agenda_mark_refusals,
+    agenda_pick_refusal,
+    agenda_tally_gained,
+    agenda_xp,
+    agenda_xp_shares,
+    agendas_per_battle,
+)
 from .battles import (
     KILLS,
     MARKED_FOR_GREATNESS,
@@ -142,6 +152,14 @@ from .tables import (
 from .units import UnitFacts, marked_for_greatness_refusal, max_battle_honours
 
 __all__ = [
+    "AgendaTerms",
+    "PackAgendas",
+    "agenda_mark_refusals",
+    "agenda_pick_refusal",
+    "agenda_tally_gained",
+    "agenda_xp",
+    "agenda_xp_shares",
+    "agendas_per_battle",
     "held_relic_refusal",
     "earned_resources_refusals",
     "HeldHonour",
