@@ -210,8 +210,11 @@ class Unit(Named):
     battles_played = count(MOST_TALLY, default=0)
     battles_survived = count(MOST_TALLY, default=0)
     units_destroyed = count(MOST_TALLY, default=0)
-    agenda_tally = count(
-        MOST_TALLY, default=0, help_text="Agendas achieved (R11.1): kept by the battle service."
+    agenda_tallies = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Agendas achieved (R11.1), by Agenda: {"Trophy Takers": 3}. Kept by the '
+        "battle service.",
     )
     notes = models.TextField(blank=True, max_length=NOTE_LENGTH)
     picture = models.ImageField(upload_to="units/", blank=True)
@@ -264,6 +267,11 @@ class Unit(Named):
     @property
     def xp_display(self) -> str:
         return "N/A" if self.no_xp else str(self.xp)
+
+    @property
+    def agenda_tally(self) -> int:
+        """R2.5/R11.1: the Agendas achieved tally, all its tally Agendas together."""
+        return sum(self.agenda_tallies.values())
 
     @property
     def rank(self) -> rules.Rank:

@@ -115,3 +115,33 @@ def agenda_xp_shares(
         shares.append(after - held)
         held = after
     return tuple(shares)
+
+
+MOST_AGENDAS_PER_BATTLE = 10
+"""The most Agendas a pack lets a side pick for a battle (the pack format's bound)."""
+MOST_AGENDA_TIMES = 99
+"""The most times the record form takes for one unit's achievement of one Agenda."""
+
+
+def agenda_tally_bound(*, battles_played: int) -> int:
+    """R2.5/R11.1: the most a card's Agenda tallies could have reached in its battles.
+
+    **Bound (generous):** every battle, the most Agendas a side picks, each achieved as
+    many times as the record form takes."""
+    require_non_negative(battles_played=battles_played)
+    return battles_played * MOST_AGENDAS_PER_BATTLE * MOST_AGENDA_TIMES
+
+
+def agenda_tally_refusals(unit: str, tally: int, *, battles_played: int) -> list[str]:
+    """R2.4/R11.1: what a card's Agenda tally says that its battles couldn't have given it
+    (a restored card: it starts at 0 and only battles add to it). Empty if nothing."""
+    require_non_negative(tally=tally, battles_played=battles_played)
+    if tally and not battles_played:
+        return [f"{unit} achieved {tally} Agendas without playing a battle (R2.4, R11.1)."]
+    bound = agenda_tally_bound(battles_played=battles_played)
+    if tally > bound:
+        return [
+            f"{unit} achieved {tally} Agendas, more than {battles_played} battles could give "
+            f"(at most {bound}, R11.1)."
+        ]
+    return []

@@ -22,6 +22,7 @@ from campaign.models import (
 )
 from campaign.services.battles import disagreement, recording_refusal
 
+from .agendas import agenda_achievements, agenda_picks
 from .labels import keyword_labels
 
 
@@ -132,9 +133,13 @@ class BattlePage:
 
 
 def _army_queryset():
-    return BattleUnit.objects.select_related(
-        "unit", "attached_to__unit", "embarked_in__unit", "out_of_action"
-    ).order_by("pk")
+    return (
+        BattleUnit.objects.select_related(
+            "unit", "attached_to__unit", "embarked_in__unit", "out_of_action"
+        )
+        .prefetch_related(agenda_achievements())
+        .order_by("pk")
+    )
 
 
 def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
@@ -148,7 +153,7 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
     """The battle page in the same number of queries whatever the size of the armies."""
     participants = list(
         battle.participants.select_related("force__player", "warlord", "recorded_by")
-        .prefetch_related(Prefetch("army", queryset=_army_queryset()))
+        .prefetch_related(Prefetch("army", queryset=_army_queryset()), agenda_picks())
         .order_by("pk")
     )
     sides = [

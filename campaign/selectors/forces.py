@@ -73,6 +73,11 @@ class OrderOfBattle:
         return self._cards[0]
 
     @property
+    def agendas_achieved(self) -> int:
+        """R11.1: the Agendas achieved tallies of the force's active cards, together."""
+        return sum(row.unit.agenda_tally for row in self.rows)
+
+    @property
     def removed(self) -> list[Unit]:
         return self._cards[1]
 

@@ -19,6 +19,7 @@ from campaign.models import (
     card_prefetches,
 )
 
+from .agendas import CardAgendas, card_agendas
 from .charts import XpHistory, xp_history
 from .labels import keyword_labels
 from .paging import paginate
@@ -73,6 +74,8 @@ class CardPage:
     timeline: Page
     xp_history: XpHistory | None = None
     """The unit's XP over its battles (a chart), when it has fought any."""
+    agendas: CardAgendas | None = None
+    """Its Agenda tallies (R11.1)."""
 
     @property
     def force(self) -> CrusadeForce:
@@ -103,6 +106,7 @@ def card_page(unit: Unit, *, can_write: bool = False, page: int | str | None = N
         requisitions=services.requisition_options(unit.force, unit=unit),
         timeline=paginate(timeline, page, per_page=TIMELINE_PER_PAGE),
         xp_history=xp_history(unit),
+        agendas=card_agendas(unit),
     )
 
 

@@ -15,6 +15,7 @@ from django.db.models import Count, Q, QuerySet
 
 from campaign import rules
 from campaign.models import (
+    MOST_TALLY,
     AgendaAchievement,
     AgendaPick,
     Battle,
@@ -233,9 +234,26 @@ def apply(battle: Battle, achieved: Mapping[int, list[AgendaGain]]) -> None:
     AgendaAchievement.objects.bulk_update(rows, ["xp_gained", "tally_gained"])
 
 
-def tally_given(entry: BattleUnit) -> int:
-    """What a recorded battle added to the unit's Agenda tally (a void takes it back)."""
-    return sum(row.tally_gained for row in entry.agenda_achievements.all())
+def added(tallies: Mapping[str, int], found: Sequence[AgendaGain]) -> dict[str, int]:
+    """A card's Agenda tallies, by Agenda name, after a battle's achievements (R11.1)."""
+    after = dict(tallies)
+    for gain in found:
+        if gain.tally:
+            after[gain.agenda.name] = after.get(gain.agenda.name, 0) + gain.tally
+    return after
+
+
+def taken_back(tallies: Mapping[str, int], entry: BattleUnit) -> dict[str, int]:
+    """A card's Agenda tallies without what one voided battle added (never below 0; an
+    Agenda whose tally comes back to 0 leaves the card)."""
+    after = dict(tallies)
+    for row in entry.agenda_achievements.all():
+        if row.tally_gained:
+            name = row.agenda.name
+            after[name] = max(0, after.get(name, 0) - row.tally_gained)
+            if not after[name]:
+                del after[name]
+    return after
 
 
 def summary(found: Sequence[AgendaGain]) -> str:
@@ -244,3 +262,21 @@ def summary(found: Sequence[AgendaGain]) -> str:
         return ""
     parts = [f"{g.agenda.name}{f' x{g.times}' if g.times > 1 else ''} +{g.xp}XP" for g in found]
     return "Agendas: " + ", ".join(parts)
+
+
+MOST_TALLIED_AGENDAS = 100
+"""The most Agendas one card of an export may hold a tally for."""
+
+
+def restored_tallies_error(tallies: dict, where: str) -> str | None:
+    """What is wrong with the Agenda tallies of a card in an export (None: nothing): names
+    of campaign content, each with a whole number from 1 to the most a tally holds."""
+    at = f"{where}.agenda_tallies"
+    if len(tallies) > MOST_TALLIED_AGENDAS:
+        return f"{at} holds more than {MOST_TALLIED_AGENDAS} Agendas."
+    for name, tally in tallies.items():
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= 120:
+            return f"{at}: each key is the name of an Agenda (1 to 120 characters)."
+        if not isinstance(tally, int) or isinstance(tally, bool) or not 0 < tally <= MOST_TALLY:
+            return f"{at}['{name}'] must be a whole number from 1 to {MOST_TALLY}."
+    return None

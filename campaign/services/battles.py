@@ -605,7 +605,7 @@ def record_battle_end(
     return battle
 
 
-UNIT_TALLIES = ["xp", "battles_played", "battles_survived", "units_destroyed", "agenda_tally"]
+UNIT_TALLIES = ["xp", "battles_played", "battles_survived", "units_destroyed", "agenda_tallies"]
 ENTRY_GAINS = ["xp_before", "xp_after", "promotions_earned"]
 
 
@@ -691,7 +691,7 @@ def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now, writes: _Wri
     unit.battles_played += 1
     unit.battles_survived += 0 if outcome.destroyed else 1
     unit.units_destroyed += outcome.enemy_units_destroyed
-    unit.agenda_tally += sum(achieved.tally for achieved in gain.agendas)
+    unit.agenda_tallies = agenda_service.added(unit.agenda_tallies, gain.agendas)
     writes.units.append(unit)
     entry.xp_before, entry.xp_after = gain.xp_before, gain.xp_after
     entry.promotions_earned = gain.promotions
@@ -986,7 +986,9 @@ def _undo_participant(actor, battle, participant, force: CrusadeForce, reason: s
         reason=reason,
         changed={k: [v, getattr(force, k)] for k, v in before.items()},
     )
-    for entry in participant.army.select_related("unit").prefetch_related("agenda_achievements"):
+    for entry in participant.army.select_related("unit").prefetch_related(
+        "agenda_achievements__agenda"
+    ):
         _undo_unit(actor, battle, entry, force, reason)
 
 
@@ -997,14 +999,14 @@ def _undo_unit(actor, battle, entry: BattleUnit, force: CrusadeForce, reason: st
         "battles_played": unit.battles_played,
         "battles_survived": unit.battles_survived,
         "units_destroyed": unit.units_destroyed,
-        "agenda_tally": unit.agenda_tally,
+        "agenda_tallies": unit.agenda_tallies,
         "status": unit.status,
     }
     unit.xp = max(0, unit.xp - (entry.xp_after - entry.xp_before))
     unit.battles_played -= 1
     unit.battles_survived -= 0 if entry.destroyed else 1
     unit.units_destroyed -= entry.enemy_units_destroyed
-    unit.agenda_tally = max(0, unit.agenda_tally - agenda_service.tally_given(entry))
+    unit.agenda_tallies = agenda_service.taken_back(unit.agenda_tallies, entry)
     test = getattr(entry, "out_of_action", None)
     if test is not None and test.status != OutOfActionTest.Status.VOIDED:
         if test.scar_gained_id:
@@ -1027,7 +1029,7 @@ def _undo_unit(actor, battle, entry: BattleUnit, force: CrusadeForce, reason: st
             "battles_played",
             "battles_survived",
             "units_destroyed",
-            "agenda_tally",
+            "agenda_tallies",
             "status",
             "removed_at",
             "removed_reason",
