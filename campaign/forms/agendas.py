@@ -1,4 +1,4 @@
-"""The Agenda fields of the muster and record forms (R11.1): the side's picks, and each
+"""The Agenda fields of the muster and record forms: the side's picks, and each
 unit's achievements. Validation is the rules' (`services.agendas`), shown by the field."""
 
 from __future__ import annotations

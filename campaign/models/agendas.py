@@ -1,4 +1,4 @@
-"""Agendas in play (R11.1): the Agendas a side picks at muster, and what its units
+"""Agendas in play: the Agendas a side picks at muster, and what its units
 achieved, kept as rows so a void or a settlement moves their XP and tallies exactly."""
 
 from __future__ import annotations

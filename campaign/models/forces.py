@@ -213,8 +213,7 @@ class Unit(Named):
     agenda_tallies = models.JSONField(
         default=dict,
         blank=True,
-        help_text='Agendas achieved (R11.1), by Agenda: {"Trophy Takers": 3}. Kept by the '
-        "battle service.",
+        help_text='Agendas achieved, by Agenda: {"Trophy Takers": 3}. Kept by the battle service.',
     )
     notes = models.TextField(blank=True, max_length=NOTE_LENGTH)
     picture = models.ImageField(upload_to="units/", blank=True)
@@ -270,7 +269,7 @@ class Unit(Named):
 
     @property
     def agenda_tally(self) -> int:
-        """R2.5/R11.1: the Agendas achieved tally, all its tally Agendas together."""
+        """The Agendas achieved tally, all its tally Agendas together."""
         return sum(self.agenda_tallies.values())
 
     @property

@@ -1,4 +1,4 @@
-"""Agendas in play on the pages (R11.1): the picks and achievements on the battle page, a
+"""Agendas in play on the pages: the picks and achievements on the battle page, a
 card's Agenda tallies."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
-from campaign.models import AgendaAchievement, AgendaPick, Unit
+from campaign.models import AgendaAchievement, AgendaPick, Battle, BattleUnit, Unit
 
 
 def agenda_picks() -> Prefetch:
@@ -15,11 +15,15 @@ def agenda_picks() -> Prefetch:
     return Prefetch("agenda_picks", AgendaPick.objects.select_related("agenda").order_by("pk"))
 
 
-def agenda_achievements() -> Prefetch:
-    """An army's entries with what each achieved (one query for the whole army)."""
-    return Prefetch(
-        "agenda_achievements", AgendaAchievement.objects.select_related("agenda").order_by("pk")
-    )
+def show_achievements(battle: Battle, entries: list[BattleUnit]) -> None:
+    """Give each of a battle's army entries what it achieved (``entry.agendas_achieved``),
+    in one query whatever the armies (none mustered yet included)."""
+    found: dict[int, list[AgendaAchievement]] = {}
+    rows = AgendaAchievement.objects.filter(battle_unit__participant__battle=battle)
+    for row in rows.select_related("agenda").order_by("pk"):
+        found.setdefault(row.battle_unit_id, []).append(row)
+    for entry in entries:
+        entry.agendas_achieved = found.get(entry.pk, [])
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from campaign.models import (
 )
 from campaign.services.battles import disagreement, recording_refusal
 
-from .agendas import agenda_achievements, agenda_picks
+from .agendas import agenda_picks, show_achievements
 from .labels import keyword_labels
 
 
@@ -133,13 +133,9 @@ class BattlePage:
 
 
 def _army_queryset():
-    return (
-        BattleUnit.objects.select_related(
-            "unit", "attached_to__unit", "embarked_in__unit", "out_of_action"
-        )
-        .prefetch_related(agenda_achievements())
-        .order_by("pk")
-    )
+    return BattleUnit.objects.select_related(
+        "unit", "attached_to__unit", "embarked_in__unit", "out_of_action"
+    ).order_by("pk")
 
 
 def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
@@ -156,6 +152,7 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
         .prefetch_related(Prefetch("army", queryset=_army_queryset()), agenda_picks())
         .order_by("pk")
     )
+    show_achievements(battle, [entry for p in participants for entry in p.army.all()])
     sides = [
         Side(
             participant=p,

@@ -74,7 +74,7 @@ class OrderOfBattle:
 
     @property
     def agendas_achieved(self) -> int:
-        """R11.1: the Agendas achieved tallies of the force's active cards, together."""
+        """The Agendas achieved tallies of the force's active cards, together."""
         return sum(row.unit.agenda_tally for row in self.rows)
 
     @property

@@ -75,7 +75,7 @@ class CardPage:
     xp_history: XpHistory | None = None
     """The unit's XP over its battles (a chart), when it has fought any."""
     agendas: CardAgendas | None = None
-    """Its Agenda tallies (R11.1)."""
+    """Its Agenda tallies."""
 
     @property
     def force(self) -> CrusadeForce:

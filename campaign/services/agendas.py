@@ -1,4 +1,4 @@
-"""Agendas in play (R11.1): the Agendas a side picks at muster, its units' marks when it
+"""Agendas in play: the Agendas a side picks at muster, its units' marks when it
 records, and their XP and tallies when the battle is applied or voided.
 
 Called from `battles` (muster, record, complete, void) inside their transactions; the
@@ -59,7 +59,7 @@ def offered(campaign_id: int | None) -> QuerySet[CustomContent]:
 
 
 def allowed(campaign_id: int | None) -> int:
-    """R11.1: how many Agendas a side of this campaign picks for a battle."""
+    """How many Agendas a side of this campaign picks for a battle."""
     packs = (
         ContentPack.objects.filter(enabled_in__campaign_id=campaign_id)
         .annotate(
@@ -121,8 +121,8 @@ def mark_errors(
     outcomes: Mapping[int, UnitOutcome],
 ) -> dict[str, list[str]]:
     """Why one side's Agenda marks can't stand, by the record form's field (empty: they
-    can): only Agendas the side picked, by units of its army (R11.1), within each Agenda's
-    limits, and each Agenda of an Attached unit credited to one of its units only (R9)."""
+    can): only Agendas the side picked, by units of its army, within each Agenda's
+    limits, and each Agenda of an Attached unit credited to one of its units only."""
     entries = {entry.pk: entry for entry in army}
     errors: dict[str, list[str]] = {}
     by_agenda: dict[int, list[tuple[BattleUnit, int]]] = {}
@@ -188,7 +188,7 @@ class AgendaGain:
 
 
 def gains(unit: Unit, other_xp: int, marks: Marks, picks: Mapping[int, CustomContent]):
-    """R11.1/R3.6: each achievement's XP (after the battle's other XP, within the caps; none
+    """Each achievement's XP (after the battle's other XP, within the caps; none
     for a no-XP unit) and tally, and the raw XP they add to the battle's."""
     achieved = [(picks[a], times) for a, times in marks if a in picks]
     raw = [rules.agenda_xp(terms(agenda), times) for agenda, times in achieved]
@@ -235,7 +235,7 @@ def apply(battle: Battle, achieved: Mapping[int, list[AgendaGain]]) -> None:
 
 
 def added(tallies: Mapping[str, int], found: Sequence[AgendaGain]) -> dict[str, int]:
-    """A card's Agenda tallies, by Agenda name, after a battle's achievements (R11.1)."""
+    """A card's Agenda tallies, by Agenda name, after a battle's achievements."""
     after = dict(tallies)
     for gain in found:
         if gain.tally:
@@ -257,7 +257,7 @@ def taken_back(tallies: Mapping[str, int], entry: BattleUnit) -> dict[str, int]:
 
 
 def summary(found: Sequence[AgendaGain]) -> str:
-    """The Agendas in a unit's history row, e.g. "Agendas: Hold the Beacon +2XP"."""
+    """The Agendas in a unit's history row, its name, times and XP gained."""
     if not found:
         return ""
     parts = [f"{g.agenda.name}{f' x{g.times}' if g.times > 1 else ''} +{g.xp}XP" for g in found]

@@ -227,7 +227,7 @@ def muster_refusal(participant: BattleParticipant) -> str | None:
 def muster_army(
     *, actor, participant: BattleParticipant, detachment: str, agendas=(), **army
 ) -> rules.MusterReport:
-    """Choose the army (the fields of `Army`) and the Agendas it plays for (R11.1) for a
+    """Choose the army (the fields of `Army`) and the Agendas it plays for, for a
     battle. Mustering again replaces the earlier choice."""
     require_approved(common.lock_force(participant.force_id), FIGHT)
     participant = BattleParticipant.objects.select_related("battle", "force").get(pk=participant.pk)
@@ -286,7 +286,7 @@ class UnitOutcome:
     bonus_xp: int = 0
     bonus_xp_reason: str = ""
     agendas: agenda_service.Marks = ()
-    """(Agenda key, times) for each picked Agenda the unit achieved (R11.1): kept as
+    """(Agenda key, times) for each picked Agenda the unit achieved: kept as
     `AgendaAchievement` rows, not in `FIELDS`."""
 
     FIELDS = (

@@ -174,7 +174,7 @@ def order_of_battle_row(row) -> SafeString:
 
 
 def agenda_badge(unit) -> SafeString:
-    """R11.1: the card's Agendas achieved tally on its Order of Battle row (none at 0)."""
+    """The card's Agendas achieved tally on its Order of Battle row (none at 0)."""
     tally = unit.agenda_tally
     if not tally:
         return SafeString("")
