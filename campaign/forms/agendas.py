@@ -9,8 +9,10 @@ from campaign import rules
 from campaign.models import AgendaAchievement, BattleParticipant, BattleUnit, CustomContent
 from campaign.services import agendas as agenda_service
 
+from . import IdsField
 
-class AgendaChoiceField(forms.ModelMultipleChoiceField):
+
+class AgendaChoiceField(IdsField):
     widget = forms.CheckboxSelectMultiple
 
     def label_from_instance(self, obj: CustomContent) -> str:

@@ -10,17 +10,20 @@ change anything through those URLs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.urls import reverse
 
 from campaign import rules, services
-from campaign.models import OutOfActionTest
+from campaign.models import CustomContent, OutOfActionTest
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 from tests.services import earned
 from tests.url_names import SIDE_URLS
-from tests.views.helpers import fight_alone, muster
+from tests.views.helpers import fight_alone
 
 from .state import fingerprint
+
+SAMPLE_PACK = Path("docs/sample-house-pack.json")
 
 ROLES = ("owner", "member", "outsider", "anonymous")
 """Who the fuzz signs in as: the owner of everything below, another player in the
@@ -175,7 +178,18 @@ def _battles(owner, member, campaign) -> dict:
     solo = services.start_battle(
         actor=owner, force=patrol, battle_size="Incursion", campaign=campaign
     )
-    muster(solo.participants.get(), patrol_units)
+    # With the sample pack's Agendas picked, so its record form has Agenda boxes too.
+    organiser = campaign.memberships.get(role="organiser").user
+    services.import_pack(actor=organiser, data=SAMPLE_PACK.read_bytes(), campaign=campaign)
+    services.muster_army(
+        actor=owner,
+        participant=solo.participants.get(),
+        units=patrol_units,
+        warlord=patrol_units[0],
+        faction="Adeptus Astartes",
+        detachment="Gladius",
+        agendas=list(CustomContent.objects.filter(kind="agenda").enabled_in(campaign.pk)[:2]),
+    )
     return {
         "invited": invited,
         "started": started,
