@@ -88,6 +88,7 @@ def test_it_picks_agendas_at_muster_marks_them_and_shows_xp_and_tally_on_the_car
     # The other player records a Defeat: the battle completes.
     services.record_side(actor=theirs.force.player, participant=theirs, result="loss", outcomes={})
     assert BattleUnit.objects.get(unit=captain).xp_after == 1 + 3
+    assert BattleUnit.objects.get(unit__name="Squad Helix").xp_after == 1 + 2
 
     page.goto(base + reverse("unit_detail", args=[captain.pk]))
     expect(page.locator(".stat__value").first).to_contain_text("4")

@@ -192,3 +192,36 @@ def test_it_reads_the_order_of_battle_in_the_same_queries_with_agendas_achieved(
     html = client.get(url).content.decode()
     assert "Agendas achieved by this force: <strong>15</strong>" in html
     assert count_queries(client, url) == before == 3
+
+
+def agenda_battle(size: int):
+    """A battle whose first side musters a Captain and ``size`` squads with two Agendas."""
+    table = set_table(muster=False)
+    services.import_pack(actor=table.organiser, data=pack_bytes(), campaign=table.campaign)
+    squads = [
+        make_unit(table.force, name=f"Squad {i}", datasheet=f"Sheet {i}", points=5)
+        for i in range(size)
+    ]
+    units = [table.captain, table.squad, *squads]
+    services.muster_army(
+        actor=table.owner,
+        participant=table.mine,
+        units=units,
+        warlord=table.captain,
+        agendas=[agenda(n, table.campaign) for n in ("Trophy Takers", "Hold the Beacon")],
+        **ARMY,
+    )
+    return table
+
+
+@pytest.mark.parametrize("name", ["army_record", "army_muster", "battle_detail"])
+def test_it_reads_the_muster_record_and_battle_pages_in_the_same_queries_for_any_army(client, name):
+    """Agenda boxes for every unit, their picks and achievements: constant in queries."""
+    small, big = agenda_battle(1), agenda_battle(8)
+    counts = []
+    for table in (small, big):
+        client.force_login(table.owner)
+        target = table.battle if name == "battle_detail" else table.mine
+        counts.append(count_queries(client, reverse(name, args=[target.pk])))
+
+    assert counts[0] == counts[1]
