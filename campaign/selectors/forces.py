@@ -231,8 +231,10 @@ def _field_label(key: str) -> str:
 
 
 def _show(value: Any) -> str:
-    if value is None or value == "" or value == []:
+    if value is None or value == "" or value == [] or value == {}:
         return "—"
+    if isinstance(value, dict):  # tallies by name, e.g. a card's Agenda tallies
+        return ", ".join(f"{name}: {count}" for name, count in value.items())
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     return str(value)

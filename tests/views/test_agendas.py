@@ -225,3 +225,16 @@ def test_it_reads_the_muster_record_and_battle_pages_in_the_same_queries_for_any
         counts.append(count_queries(client, reverse(name, args=[target.pk])))
 
     assert counts[0] == counts[1]
+
+
+def test_it_names_the_agendas_in_the_forces_history(client, table):
+    muster_both(client, table, "Trophy Takers")
+    post_record(client, table, {(table.captain, "Trophy Takers"): "2"})
+    client.force_login(table.opponent)
+    client.post(reverse("army_record", args=[table.theirs.pk]), {"result": "loss", "confirm": "1"})
+    client.force_login(table.owner)
+
+    html = client.get(reverse("force_history", args=[table.force.pk])).content.decode()
+
+    assert "Agendas: Trophy Takers x2 +2XP" in html
+    assert "Trophy Takers: 2" in html  # the card's Agenda tallies, before and after
