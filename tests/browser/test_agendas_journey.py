@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from campaign import services
 from campaign.models import BattleUnit
 from tests.browser.helpers import log_in
+from tests.browser.test_mobile_layout import artefacts
 from tests.factories import (
     make_battle,
     make_campaign,
@@ -67,6 +68,7 @@ def test_it_picks_agendas_at_muster_marks_them_and_shows_xp_and_tally_on_the_car
     expect(page.locator(".muster__agendas .field__error")).to_have_text(
         "Pick at most 2 Agendas for a battle (3 picked)."
     )
+    page.screenshot(path=str(artefacts() / f"agendas-muster-{width}.png"), full_page=True)
     page.get_by_role("checkbox", name="Scout the Ruins").uncheck()
     page.get_by_role("button", name="Muster this army").click()
     expect(page.locator(".message--success")).to_contain_text("is mustered")
@@ -79,6 +81,7 @@ def test_it_picks_agendas_at_muster_marks_them_and_shows_xp_and_tally_on_the_car
     page.get_by_label("Times Captain Vorn achieved Trophy Takers").fill("3")
     page.get_by_label("Squad Helix achieved Hold the Beacon").check()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(artefacts() / f"agendas-record-{width}.png"), full_page=True)
     page.get_by_role("button", name="Preview").click()
     expect(page.get_by_text("Trophy Takers ×3: +3XP")).to_be_visible()
     expect(page.get_by_text("Hold the Beacon: +2XP")).to_be_visible()
@@ -96,4 +99,5 @@ def test_it_picks_agendas_at_muster_marks_them_and_shows_xp_and_tally_on_the_car
     expect(agendas).to_contain_text("Agendas achieved")
     expect(agendas.locator(".stat__value")).to_have_text("3")
     expect(agendas).to_contain_text("Trophy Takers: 3")
+    page.screenshot(path=str(artefacts() / f"agendas-card-{width}.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
