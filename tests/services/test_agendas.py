@@ -219,3 +219,19 @@ def test_it_replaces_a_sides_marks_when_it_amends_its_record():
 
     assert reload(captain).agenda_tallies == {"Trophy Takers": 1}
     assert AgendaAchievement.objects.filter(battle_unit__unit=captain).count() == 1
+
+
+def test_it_reads_only_the_recording_sides_own_units_marks():
+    """R11.1: a side marks its own army's units; another side's units are never read."""
+    table = agenda_table()
+    fight = muster(table, {table.mine: ["Trophy Takers"], table.theirs: ["Trophy Takers"]})
+    enemy = units(table)["Iron Hands Captain"]
+    mine = {fight.entry(u).pk: services.UnitOutcome() for u in table.mine.units.all()}
+    mine[fight.entry(enemy).pk] = services.UnitOutcome(agendas=((agenda("Trophy Takers").pk, 3),))
+    services.record_side(
+        actor=table.mine.player, participant=fight.side(table.mine), result="win", outcomes=mine
+    )
+    fight.record(table.theirs, "loss")
+
+    assert reload(enemy).agenda_tallies == {} and reload(enemy).xp == 1
+    assert not AgendaAchievement.objects.filter(battle_unit__unit=enemy).exists()
