@@ -26,7 +26,7 @@ from campaign.models import (
 from campaign.services.attached_credit import attached_credit_errors
 from campaign.services.battles import UnitOutcome
 
-from . import IdsField
+from . import IdsField, agendas
 from .requisitions import RenownedHeroesForm
 
 NOT_CHOSEN = ""
@@ -154,6 +154,7 @@ class MusterForm(forms.Form):
                 self.fields[name] = _unit_select(
                     f"{unit.name} starts embarked in", "No transport", transports
                 )
+        agendas.add_picks_field(self, participant)
 
     def _led_twice(self, leaders: list[Unit]) -> set[int]:
         """Units two or more Leaders join in the posted form (any unit, so a second
@@ -226,6 +227,7 @@ class MusterForm(forms.Form):
                 self.add_error(name, f"Add {names[transport]} to the army first.")
         if not (data.get("detachment") or "").strip():
             self.add_error("detachment", "Name your Detachment rules.")
+        agendas.clean_picks(self, data)
         return data
 
 
@@ -287,6 +289,7 @@ class SideRecordForm(forms.Form):
                 initial=entry.bonus_xp_reason,
                 widget=forms.TextInput(attrs={"placeholder": "e.g. Agenda: Cull the Horde"}),
             )
+        agendas.add_mark_fields(self, participant, army)
 
     def clean(self) -> dict:
         data = super().clean()
@@ -297,6 +300,7 @@ class SideRecordForm(forms.Form):
         for field, messages in attached_credit_errors(self.army, self._outcomes(data)).items():
             if field in self.fields and field in data:
                 self.add_error(field, messages)
+        agendas.add_mark_errors(self, self._outcomes(data))
         return data
 
     def _outcomes(self, data: dict) -> dict[int, UnitOutcome]:
@@ -311,6 +315,7 @@ class SideRecordForm(forms.Form):
                 marked_for_greatness=data.get("marked") == entry.pk,
                 bonus_xp=bonus,
                 bonus_xp_reason=(data.get(f"reason_{entry.pk}") or "") if bonus else "",
+                agendas=agendas.marks(self, data, entry),
             )
         return outcomes
 
@@ -318,6 +323,9 @@ class SideRecordForm(forms.Form):
         """The arguments of `record_side` and `preview_side` for this side."""
         data = self.cleaned_data
         return {"result": data["result"], "outcomes": self._outcomes(data)}
+
+    def agenda_rows(self) -> list[dict]:
+        return agendas.agenda_rows(self)
 
     def units(self) -> list[dict]:
         """For the template: each unit of the army with its bound fields."""

@@ -22,6 +22,7 @@ from ._common import (
     new_invite_code,
     rules_choices,
 )
+from .agendas import AgendaAchievement, AgendaPick
 from .battles import (
     Battle,
     BattleParticipant,
@@ -67,6 +68,8 @@ from .packs import (
 )
 
 __all__ = [
+    "AgendaAchievement",
+    "AgendaPick",
     "ANY_UNIT_TABLE",
     "CORE_TRAIT_TABLES",
     "SECTION_KINDS",

@@ -218,6 +218,11 @@ class Unit(Named):
     battles_played = count(MOST_TALLY, default=0)
     battles_survived = count(MOST_TALLY, default=0)
     units_destroyed = count(MOST_TALLY, default=0)
+    agenda_tallies = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Agendas achieved, by Agenda: {"Trophy Takers": 3}. Kept by the battle service.',
+    )
     notes = models.TextField(blank=True, max_length=NOTE_LENGTH)
     picture = models.ImageField(upload_to="units/", blank=True)
     thumbnail = models.ImageField(upload_to="units/thumbs/", blank=True)
@@ -269,6 +274,11 @@ class Unit(Named):
     @property
     def xp_display(self) -> str:
         return "N/A" if self.no_xp else str(self.xp)
+
+    @property
+    def agenda_tally(self) -> int:
+        """The Agendas achieved tally, all its tally Agendas together."""
+        return sum(self.agenda_tallies.values())
 
     @property
     def rank(self) -> rules.Rank:

@@ -8,6 +8,18 @@ numbers) and `tables` (numbers and dice tables) hold data; `ranks`, `units`, `fo
 `honours`, `scars`, `requisitions`, `muster`, `underdog`, `cards` and `dice` hold the logic.
 """
 
+from .agendas import (
+    AgendaTerms,
+    PackAgendas,
+    agenda_mark_refusals,
+    agenda_pick_refusal,
+    agenda_tally_bound,
+    agenda_tally_gained,
+    agenda_tally_refusals,
+    agenda_xp,
+    agenda_xp_shares,
+    agendas_per_battle,
+)
 from .battles import (
     KILLS,
     MARKED_FOR_GREATNESS,
@@ -158,6 +170,16 @@ __all__ = [
     "blessings_allowed",
     "pack_blessings",
     "standings",
+    "AgendaTerms",
+    "PackAgendas",
+    "agenda_mark_refusals",
+    "agenda_pick_refusal",
+    "agenda_tally_bound",
+    "agenda_tally_gained",
+    "agenda_tally_refusals",
+    "agenda_xp",
+    "agenda_xp_shares",
+    "agendas_per_battle",
     "held_relic_refusal",
     "earned_resources_refusals",
     "HeldHonour",

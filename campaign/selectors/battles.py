@@ -22,6 +22,7 @@ from campaign.models import (
 )
 from campaign.services.battles import disagreement, recording_refusal
 
+from .agendas import agenda_picks, show_achievements
 from .blessings import BLESSING_PICKS, BlessingsPanel, blessings_panel, with_cards
 from .labels import keyword_labels
 
@@ -151,9 +152,12 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
     """The battle page in the same number of queries whatever the size of the armies."""
     participants = list(
         battle.participants.select_related("force__player", "warlord", "recorded_by")
-        .prefetch_related(Prefetch("army", queryset=_army_queryset()), BLESSING_PICKS)
+        .prefetch_related(
+            Prefetch("army", queryset=_army_queryset()), BLESSING_PICKS, agenda_picks()
+        )
         .order_by("pk")
     )
+    show_achievements(battle, [entry for p in participants for entry in p.army.all()])
     sides = [
         Side(
             participant=p,

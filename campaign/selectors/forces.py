@@ -79,6 +79,11 @@ class OrderOfBattle:
         return self._cards[0]
 
     @property
+    def agendas_achieved(self) -> int:
+        """The Agendas achieved tallies of the force's active cards, together."""
+        return sum(row.unit.agenda_tally for row in self.rows)
+
+    @property
     def removed(self) -> list[Unit]:
         return self._cards[1]
 
@@ -232,8 +237,10 @@ def _field_label(key: str) -> str:
 
 
 def _show(value: Any) -> str:
-    if value is None or value == "" or value == []:
+    if value is None or value == "" or value == [] or value == {}:
         return "—"
+    if isinstance(value, dict):  # tallies by name, e.g. a card's Agenda tallies
+        return ", ".join(f"{name}: {count}" for name, count in value.items())
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     return str(value)

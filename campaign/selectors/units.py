@@ -20,6 +20,7 @@ from campaign.models import (
     card_prefetches,
 )
 
+from .agendas import CardAgendas, card_agendas
 from .charts import XpHistory, xp_history
 from .counters import PackSection, card_pack_section
 from .labels import keyword_labels
@@ -75,6 +76,8 @@ class CardPage:
     timeline: Page
     xp_history: XpHistory | None = None
     """The unit's XP over its battles (a chart), when it has fought any."""
+    agendas: CardAgendas | None = None
+    """Its Agenda tallies."""
 
     @property
     def force(self) -> CrusadeForce:
@@ -110,6 +113,7 @@ def card_page(unit: Unit, *, can_write: bool = False, page: int | str | None = N
         requisitions=services.requisition_options(unit.force, unit=unit),
         timeline=paginate(timeline, page, per_page=TIMELINE_PER_PAGE),
         xp_history=xp_history(unit),
+        agendas=card_agendas(unit),
     )
 
 

@@ -4,7 +4,7 @@ disputed and settled), Out of Action tests, and void. Invitations are in `invita
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -29,6 +29,7 @@ from campaign.models import (
 )
 
 from . import _common as common
+from . import agendas as agenda_service
 from .approval import FIGHT, require_approved
 from .attached_credit import attached_credit_errors
 
@@ -224,10 +225,10 @@ def muster_refusal(participant: BattleParticipant) -> str | None:
 
 @transaction.atomic
 def muster_army(
-    *, actor, participant: BattleParticipant, detachment: str, **army
+    *, actor, participant: BattleParticipant, detachment: str, agendas=(), **army
 ) -> rules.MusterReport:
-    """Choose the army (the fields of `Army`) for a battle. Mustering again replaces the
-    earlier choice."""
+    """Choose the army (the fields of `Army`) and the Agendas it plays for, for a
+    battle. Mustering again replaces the earlier choice."""
     require_approved(common.lock_force(participant.force_id), FIGHT)
     participant = BattleParticipant.objects.select_related("battle", "force").get(pk=participant.pk)
     refusal = muster_refusal(participant)
@@ -261,6 +262,7 @@ def muster_army(
     participant.warlord = army.warlord
     participant.mustered = True
     participant.save(update_fields=["faction", "detachment", "warlord", "mustered"])
+    picked = agenda_service.save_picks(participant=participant, agendas=agendas)
     common.record(
         actor,
         HistoryAction.ARMY_MUSTERED,
@@ -268,7 +270,8 @@ def muster_army(
         f"({report.points}/{report.limit} points)",
         force=participant.force,
         battle=participant.battle,
-        changed={"army": [None, sorted(u.name for u in army.units)]},
+        changed={"army": [None, sorted(u.name for u in army.units)]}
+        | ({"agendas": [None, picked]} if picked else {}),
     )
     return report
 
@@ -282,6 +285,9 @@ class UnitOutcome:
     marked_for_greatness: bool = False
     bonus_xp: int = 0
     bonus_xp_reason: str = ""
+    agendas: agenda_service.Marks = ()
+    """(Agenda key, times) for each picked Agenda the unit achieved: kept as
+    `AgendaAchievement` rows, not in `FIELDS`."""
 
     FIELDS = (
         "destroyed",
@@ -315,6 +321,7 @@ class UnitGain:
     rank_after: rules.Rank
     promotions: int
     out_of_action: bool
+    agendas: list[agenda_service.AgendaGain] = field(default_factory=list)
 
     @property
     def xp_gained(self) -> int:
@@ -344,7 +351,7 @@ def _armies(battle: Battle) -> dict[int, list[BattleUnit]]:
     return armies
 
 
-def _unit_gain(entry: BattleUnit, outcome: UnitOutcome) -> UnitGain:
+def _unit_gain(entry: BattleUnit, outcome: UnitOutcome, picks: dict) -> UnitGain:
     """What the rules give one unit for the battle (XP, caps, ranks), checking its outcome."""
     unit = entry.unit
     if outcome.enemy_units_destroyed < 0 or outcome.bonus_xp < 0:
@@ -361,9 +368,10 @@ def _unit_gain(entry: BattleUnit, outcome: UnitOutcome) -> UnitGain:
         marked_for_greatness=outcome.marked_for_greatness,
         bonus_xp=outcome.bonus_xp,
     )
+    agendas, agenda_xp = agenda_service.gains(unit, raw, outcome.agendas, picks)
     xp_after = rules.add_xp(
         unit.xp,
-        raw,
+        raw + agenda_xp,
         is_character=unit.is_character,
         legendary_veteran=unit.legendary_veteran,
         no_xp=unit.no_xp,
@@ -377,6 +385,7 @@ def _unit_gain(entry: BattleUnit, outcome: UnitOutcome) -> UnitGain:
         rank_after=rules.rank_for_xp(xp_after),
         promotions=rules.ranks_gained(unit.xp, xp_after),
         out_of_action=outcome.destroyed,
+        agendas=agendas,
     )
 
 
@@ -395,12 +404,14 @@ def _side_gain(
         rp_before=force.rp,
         rp_after=rules.add_rp(force.rp, rules.RP_PER_BATTLE, cap=force.rp_cap),
     )
-    gain.units = [_unit_gain(e, outcomes.get(e.pk, UnitOutcome())) for e in army]
+    picks = agenda_service.side_picks(side)
+    gain.units = [_unit_gain(e, outcomes.get(e.pk, UnitOutcome()), picks) for e in army]
     if sum(1 for g in gain.units if g.outcome.marked_for_greatness) > 1:
         common.refuse(
             f"{force.name} can Mark only one unit for Greatness.", field="marked_for_greatness"
         )
     _check_attached_credit(army, {g.entry.pk: g.outcome for g in gain.units})
+    agenda_service.check_marks(army, picks, {g.entry.pk: g.outcome for g in gain.units})
     return gain
 
 
@@ -479,6 +490,9 @@ def record_side(
     for unit_gain in gain.units:
         unit_gain.outcome.store(unit_gain.entry)
     BattleUnit.objects.bulk_update([g.entry for g in gain.units], list(UnitOutcome.FIELDS))
+    agenda_service.store_marks(
+        participant=side, marks={g.entry.pk: g.outcome.agendas for g in gain.units}
+    )
     side.claimed_result, side.recorded_at, side.recorded_by = result, now, common.real_user(actor)
     side.save(update_fields=["claimed_result", "recorded_at", "recorded_by"])
     common.record(
@@ -591,7 +605,7 @@ def record_battle_end(
     return battle
 
 
-UNIT_TALLIES = ["xp", "battles_played", "battles_survived", "units_destroyed"]
+UNIT_TALLIES = ["xp", "battles_played", "battles_survived", "units_destroyed", "agenda_tallies"]
 ENTRY_GAINS = ["xp_before", "xp_after", "promotions_earned"]
 
 
@@ -626,9 +640,13 @@ def _complete(
     caller's transaction, with the battle and the forces locked; the number of queries
     does not grow with the armies."""
     plan = []
+    marks = agenda_service.stored_marks(battle)
     for side in sides:
         army = armies.get(side.pk, [])
-        stored = {entry.pk: UnitOutcome.stored(entry) for entry in army}
+        stored = {
+            entry.pk: replace(UnitOutcome.stored(entry), agendas=marks.get(entry.pk, ()))
+            for entry in army
+        }
         plan.append(_side_gain(side, results[side.pk], stored, army))
     refusal = rules.results_refusal([gain.result for gain in plan])
     if refusal:
@@ -660,6 +678,7 @@ def _complete(
         for unit_gain in gain.units:
             _apply_unit_gain(actor=by, battle=battle, gain=unit_gain, now=now, writes=writes)
     writes.save()
+    agenda_service.apply(battle, {g.entry.pk: g.agendas for gain in plan for g in gain.units})
     battle.status = Battle.Status.COMPLETED
     battle.completed_at = now
     battle.save(update_fields=["status", "completed_at"])
@@ -672,6 +691,7 @@ def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now, writes: _Wri
     unit.battles_played += 1
     unit.battles_survived += 0 if outcome.destroyed else 1
     unit.units_destroyed += outcome.enemy_units_destroyed
+    unit.agenda_tallies = agenda_service.added(unit.agenda_tallies, gain.agendas)
     writes.units.append(unit)
     entry.xp_before, entry.xp_after = gain.xp_before, gain.xp_after
     entry.promotions_earned = gain.promotions
@@ -692,6 +712,8 @@ def _apply_unit_gain(*, actor, battle: Battle, gain: UnitGain, now, writes: _Wri
         notes.append(f"promoted to {gain.rank_after.label}")
     if outcome.destroyed:
         notes.append("destroyed")
+    if gain.agendas:
+        notes.append(agenda_service.summary(gain.agendas))
     writes.history.append(
         common.history_row(
             actor,
@@ -964,7 +986,9 @@ def _undo_participant(actor, battle, participant, force: CrusadeForce, reason: s
         reason=reason,
         changed={k: [v, getattr(force, k)] for k, v in before.items()},
     )
-    for entry in participant.army.select_related("unit"):
+    for entry in participant.army.select_related("unit").prefetch_related(
+        "agenda_achievements__agenda"
+    ):
         _undo_unit(actor, battle, entry, force, reason)
 
 
@@ -975,12 +999,14 @@ def _undo_unit(actor, battle, entry: BattleUnit, force: CrusadeForce, reason: st
         "battles_played": unit.battles_played,
         "battles_survived": unit.battles_survived,
         "units_destroyed": unit.units_destroyed,
+        "agenda_tallies": unit.agenda_tallies,
         "status": unit.status,
     }
     unit.xp = max(0, unit.xp - (entry.xp_after - entry.xp_before))
     unit.battles_played -= 1
     unit.battles_survived -= 0 if entry.destroyed else 1
     unit.units_destroyed -= entry.enemy_units_destroyed
+    unit.agenda_tallies = agenda_service.taken_back(unit.agenda_tallies, entry)
     test = getattr(entry, "out_of_action", None)
     if test is not None and test.status != OutOfActionTest.Status.VOIDED:
         if test.scar_gained_id:
@@ -1003,6 +1029,7 @@ def _undo_unit(actor, battle, entry: BattleUnit, force: CrusadeForce, reason: st
             "battles_played",
             "battles_survived",
             "units_destroyed",
+            "agenda_tallies",
             "status",
             "removed_at",
             "removed_reason",

@@ -28,6 +28,7 @@ from campaign.models import (
 )
 
 from . import _common as common
+from . import agendas as agenda_service
 from .forces import require_member
 from .pack_state import PackState, read_pack_state, resolve_pack_state, write_pack_state
 
@@ -233,6 +234,8 @@ def _check_card(card: _Card, where: str) -> None:
         raise ValidationError(f"{where}: a unit has at least one model.")
     if values["battles_survived"] > values["battles_played"]:
         raise ValidationError(f"{where}: it survived more battles than it played.")
+    if error := agenda_service.restored_tallies_error(values["agenda_tallies"], where):
+        raise ValidationError(error)
     refusals = rules.card_refusals(
         _facts(card), honours=_held_honours(card), scars=len(_active_scars(card))
     )
@@ -338,6 +341,10 @@ def _check_earned(
             battles_played=values["battles_played"],
             units_destroyed=values["units_destroyed"],
             force_battles=battles,
+        ) + rules.agenda_tally_refusals(
+            values["name"],
+            sum(values["agenda_tallies"].values()),
+            battles_played=values["battles_played"],
         )
         if refusals:
             raise ValidationError(f"{card.place}: {' '.join(refusals)}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms, template
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -156,7 +157,7 @@ def order_of_battle_row(row) -> SafeString:
         '<td class="num" data-label="Points">{}</td>'
         '<td class="num" data-label="XP">{}</td>'
         '<td class="num" data-label="Crusade points">{}</td>'
-        '<td class="oob-table__badges">{}</td>'
+        '<td class="oob-table__badges">{}{}</td>'
         "</tr>",
         thumb,
         unit.get_absolute_url(),
@@ -168,4 +169,15 @@ def order_of_battle_row(row) -> SafeString:
         unit.xp_display,
         unit.crusade_points,
         unit_badges(unit),
+        agenda_badge(unit),
+    )
+
+
+def agenda_badge(unit) -> SafeString:
+    """The card's Agendas achieved tally on its Order of Battle row (none at 0)."""
+    tally = unit.agenda_tally
+    if not tally:
+        return SafeString("")
+    return format_html(
+        ' <span class="badge badge--agenda">{} Agenda{} achieved</span>', tally, pluralize(tally)
     )

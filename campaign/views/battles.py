@@ -19,6 +19,7 @@ from campaign import notifications, rules, selectors, services
 from campaign.access import get_battle_for_user, get_participant_for_user
 from campaign.bounds import fits_column
 from campaign.forms import add_service_errors
+from campaign.forms import agendas as agenda_forms
 from campaign.forms.battles import BattleCreateForm, MusterForm, SideRecordForm
 from campaign.forms.blessings import BlessingPickForm
 from campaign.models import Battle, BattleParticipant, CrusadeForce
@@ -163,6 +164,7 @@ def army_muster(request: HttpRequest, pk: int) -> HttpResponse:
                     actor=request.user,
                     participant=participant,
                     detachment=form.cleaned_data["detachment"],
+                    agendas=agenda_forms.picked(form),
                     **form.army(),
                 )
             except ValidationError as error:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.urls import reverse
 
 from campaign import rules, services
-from campaign.models import OutOfActionTest
+from campaign.models import CustomContent, OutOfActionTest
 from tests.blessings import blessing_pack, give_honours
 from tests.counter_packs import item, with_sample_pack, with_veteran_pack
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
@@ -193,7 +193,17 @@ def _battles(owner, member, campaign) -> dict:
     solo = services.start_battle(
         actor=owner, force=patrol, battle_size="Incursion", campaign=campaign
     )
-    muster(solo.participants.get(), patrol_units)
+    # With the sample pack's Agendas picked (build_world enables it), so its record form
+    # has Agenda boxes too.
+    services.muster_army(
+        actor=owner,
+        participant=solo.participants.get(),
+        units=patrol_units,
+        warlord=patrol_units[0],
+        faction="Adeptus Astartes",
+        detachment="Gladius",
+        agendas=list(CustomContent.objects.filter(kind="agenda").enabled_in(campaign.pk)[:2]),
+    )
     blessed = _underdog_battle(owner, member, campaign)
     return {
         "invited": invited,

@@ -1,0 +1,48 @@
+"""Agendas in play on the pages: the picks and achievements on the battle page, a
+card's Agenda tallies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from campaign.models import AgendaAchievement, AgendaPick, Battle, BattleUnit, Unit
+
+
+def agenda_picks() -> Prefetch:
+    """A battle's sides with the Agendas each picked (one query for every side)."""
+    return Prefetch("agenda_picks", AgendaPick.objects.select_related("agenda").order_by("pk"))
+
+
+def show_achievements(battle: Battle, entries: list[BattleUnit]) -> None:
+    """Give each of a battle's army entries what it achieved (``entry.agendas_achieved``),
+    in one query whatever the armies (none mustered yet included)."""
+    found: dict[int, list[AgendaAchievement]] = {}
+    rows = AgendaAchievement.objects.filter(battle_unit__participant__battle=battle)
+    for row in rows.select_related("agenda").order_by("pk"):
+        found.setdefault(row.battle_unit_id, []).append(row)
+    for entry in entries:
+        entry.agendas_achieved = found.get(entry.pk, [])
+
+
+@dataclass(frozen=True)
+class AgendaTally:
+    name: str
+    tally: int
+
+
+@dataclass(frozen=True)
+class CardAgendas:
+    """A card's Agenda tallies by Agenda (largest first), and in total."""
+
+    tallies: list[AgendaTally]
+    total: int
+
+
+def card_agendas(unit: Unit) -> CardAgendas:
+    tallies = sorted(
+        (AgendaTally(name, n) for name, n in unit.agenda_tallies.items() if n),
+        key=lambda t: (-t.tally, t.name.casefold()),
+    )
+    return CardAgendas(tallies, unit.agenda_tally)
