@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from campaign import rules, services
@@ -25,6 +26,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.packs import SAMPLE_PACK
+from campaign.services import blessings
 from campaign.services.scripted import start_and_muster
 
 DEMO_CAMPAIGN = "The Vigil of Kharos"
@@ -215,23 +217,35 @@ def _fight(
     rolls: dict[str, int] | None = None,
     finish: bool = True,
     weeks_ago: int = 0,
+    agendas: dict[CrusadeForce, list[str]] | None = None,
+    achieved: dict[str, dict[str, int]] | None = None,
 ) -> Battle:
     """Start a battle ``weeks_ago`` weeks back (a battle a week, as the campaign says), each
-    opponent accepts, each side musters and (optionally) records; Out of Action rolls by
-    unit name."""
+    opponent accepts, each side musters (picking the Agendas ``agendas`` names for its
+    force) and (optionally) records, with the Agendas ``achieved`` by unit name (Agenda
+    name -> times); Out of Action rolls by unit name."""
     starter, _, _ = players[0]
+    offered = {a.name: a for a in _offered(starter.campaign, CustomContent.Kind.AGENDA)}
     battle = start_and_muster(
         armies=[(force, army) for force, army, _ in players],
         battle_size=size,
         mission=mission,
         campaign=starter.campaign,
         date=timezone.localdate() - datetime.timedelta(weeks=weeks_ago),
+        agendas={
+            force.pk: [offered[name] for name in names] for force, names in (agendas or {}).items()
+        },
     )
     sides = {p.force_id: p.pk for p in battle.participants.all()}
     results = {sides[force.pk]: result for force, _, result in players}
     if not finish:
         return battle
-    outcomes = outcomes or {}
+    outcomes = dict(outcomes or {})
+    for name, marks in (achieved or {}).items():
+        marked = tuple((offered[agenda].pk, times) for agenda, times in marks.items())
+        outcomes[name] = dataclasses.replace(
+            outcomes.get(name, services.UnitOutcome()), agendas=marked
+        )
     entries = {e.unit.name: e.pk for p in battle.participants.all() for e in p.army.all()}
     services.record_battle_end(
         battle=battle,
@@ -250,6 +264,28 @@ def _fight(
                 actor=player, test=test, choice="battle_scar", rng=random.Random(test.pk)
             )
     return battle
+
+
+def _offered(campaign: Campaign, kind: str) -> list[CustomContent]:
+    return list(CustomContent.objects.available().enabled_in(campaign.pk).filter(kind=kind))
+
+
+def _underdog_blesses(battle: Battle) -> None:
+    """The underdog's player picks as many Crusade Blessings as its gap gives (the first
+    ones the packs list), before either side records."""
+    sides = list(
+        battle.participants.select_related("force").prefetch_related(
+            Prefetch("army", queryset=blessings.army_queryset())
+        )
+    )
+    places = blessings.underdogs(sides, blessings.campaign_thresholds(battle.campaign_id))
+    offered = _offered(battle.campaign, CustomContent.Kind.BLESSING)
+    for side in sides:
+        place = places.get(side.pk)
+        if place is not None and place.is_underdog and place.allowed:
+            services.pick_blessings(
+                actor=side.force.player, participant=side, blessings=offered[: place.allowed]
+            )
 
 
 def _settle(unit: Unit, how: str, **kwargs) -> None:
@@ -348,13 +384,17 @@ def build_demo_campaign(users: dict) -> Campaign:
             (bruno, [u["Ragnar Frostmane"], u["Shadow Pack"]], "loss"),
         ],
         mission="Hold the Breach",
+        agendas={alice: ["Hold the Beacon", "Trophy Takers"], bruno: ["Scout the Ruins"]},
+        achieved={
+            "Siege Company Kappa": {"Hold the Beacon": 1},
+            "Lord Marshal Dreir": {"Trophy Takers": 1},
+            "Ragnar Frostmane": {"Scout the Ruins": 1},
+        },
         outcomes={
             "Lord Marshal Dreir": outcome(enemy_units_destroyed=1, marked_for_greatness=True),
             "Siege Company Kappa": outcome(enemy_units_destroyed=1),
             "Shadow Pack": outcome(destroyed=True),
-            "Ragnar Frostmane": outcome(
-                enemy_units_destroyed=1, bonus_xp=1, bonus_xp_reason="Agenda: Cull the Horde"
-            ),
+            "Ragnar Frostmane": outcome(enemy_units_destroyed=1),
         },
         rolls={"Shadow Pack": 1},
         weeks_ago=5,
@@ -385,6 +425,8 @@ def build_demo_campaign(users: dict) -> Campaign:
                 ),
             ],
             mission=f"Vault Raid {number - 1}",
+            agendas={chen: ["Trophy Takers"]},
+            achieved={"Aurelian the Blade": {"Trophy Takers": 1}} if result == "win" else {},
             outcomes={
                 "Prosecutors of the Silent Sisterhood": outcome(destroyed=True),
                 "Aurelian the Blade": outcome(
@@ -410,7 +452,7 @@ def build_demo_campaign(users: dict) -> Campaign:
     )
 
     # 6. Krieg and Custodes are mid-battle right now.
-    _fight(
+    storm = _fight(
         [
             (
                 alice,
@@ -423,6 +465,8 @@ def build_demo_campaign(users: dict) -> Campaign:
         mission="Storm the Gatehouse",
         finish=False,
     )
+    # The Custodes bring fewer Crusade points to the gatehouse: the underdog's Blessing.
+    _underdog_blesses(storm)
     return campaign
 
 

@@ -2,9 +2,9 @@
 
 `selectors.force_document` writes it and `services.restore_force` reads it back; both
 take the fields from here, and the fields come from the models, so a field added to a
-card travels with it. Layout (version 1)::
+card travels with it. Layout (version 2)::
 
-    {"format": "crusade-force", "version": 1, "exported_at": ..., "exported_from": {...},
+    {"format": "crusade-force", "version": 2, "exported_at": ..., "exported_from": {...},
      "force": {<FORCE_FIELDS>}, "totals": {...},
      "units": [{<UNIT_FIELDS>, "honours": [...], "scars": [...], "promotions": [...]}],
      "requisitions": [{<REQUISITION_FIELDS>, "unit": <index in units> | null}],
@@ -51,7 +51,12 @@ FORMAT = "crusade-force"
 SIGNATURE = "signature"
 SIGNING_SALT = "campaign.documents.export"
 """Signatures of exports are good for nothing else, and nothing else's for exports."""
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
+"""The versions a restore reads. Version 2 added each card's Agenda tallies
+(``agenda_tallies``) and pack upgrades (``upgrades``) and counters (``counters``), and
+the force's counters (``counters``); a version-1 file has none of them, and restores as
+a force without any."""
 MAX_BYTES = 5_000_000
 """A force with a hundred units and years of history is well under this."""
 

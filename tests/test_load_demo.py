@@ -52,6 +52,24 @@ def test_it_builds_the_demo_campaign_once_with_everything_a_newcomer_should_see(
     assert Battle.objects.filter(status="in_progress").count() == 1
 
 
+def test_it_enables_the_sample_pack_with_agendas_achieved_and_an_underdogs_blessing():
+    """Issue 19's demo: Agendas achieved on cards (R11.1) and a Blessing the underdog
+    picked (R11.3), so a newcomer sees both at once."""
+    from campaign.models import AgendaAchievement, BlessingPick, ContentPack, Unit
+
+    call_command("load_demo")
+
+    assert ContentPack.objects.filter(slug="sample-house-rules", enabled_in__isnull=False).exists()
+    achieved = AgendaAchievement.objects.filter(
+        battle_unit__participant__battle__status="completed"
+    )
+    assert achieved.count() >= 3
+    assert any(unit.agenda_tallies for unit in Unit.objects.all())
+    pick = BlessingPick.objects.select_related("participant__battle").get()
+    assert pick.participant.battle.status == "in_progress"
+    assert pick.gap >= 3
+
+
 def test_it_invites_a_newcomer_who_is_not_a_member_until_she_answers():
     from campaign.models import CampaignInvitation, Membership
 

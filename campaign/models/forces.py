@@ -138,8 +138,9 @@ class UnitQuerySet(models.QuerySet):
 def card_prefetches(prefix: str = "") -> list[models.Prefetch]:
     """Active honours, scars and upgrades and pending promotions, for cards reached via
     `prefix`."""
-    from .counters import UnitUpgrade
-
+    # The upgrades' model (models.counters) is reached through the relation, not imported:
+    # it builds on this module.
+    upgrades = Unit._meta.get_field("upgrades").related_model
     return [
         # Lists (to_attr) rather than managers: Django then builds no queryset per card.
         models.Prefetch(
@@ -159,7 +160,7 @@ def card_prefetches(prefix: str = "") -> list[models.Prefetch]:
         ),
         models.Prefetch(
             f"{prefix}upgrades",
-            queryset=UnitUpgrade.objects.filter(status=UnitUpgrade.Status.ACTIVE),
+            queryset=upgrades.objects.filter(status=upgrades.Status.ACTIVE),
             to_attr="active_upgrade_list",
         ),
     ]

@@ -40,7 +40,11 @@ class CardAgendas:
     total: int
 
 
-def card_agendas(unit: Unit) -> CardAgendas:
+def card_agendas(unit: Unit) -> CardAgendas | None:
+    """None for a card that has never achieved one outside any campaign (no pack can give
+    it an Agenda): its card then leaves the tally out."""
+    if not unit.agenda_tallies and unit.force.campaign_id is None:
+        return None
     tallies = sorted(
         (AgendaTally(name, n) for name, n in unit.agenda_tallies.items() if n),
         key=lambda t: (-t.tally, t.name.casefold()),

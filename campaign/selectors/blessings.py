@@ -15,6 +15,7 @@ from campaign.models import (
     BattleScar,
     BlessingPick,
     CustomContent,
+    UnitUpgrade,
 )
 from campaign.services.blessings import (
     Underdog,
@@ -85,19 +86,23 @@ class BlessingsPanel:
 
 
 def with_cards(battle: Battle, sides: list[BattleParticipant]) -> None:
-    """Give each unit of the sides' fetched armies its active honours and scars (what its
-    Crusade points need), in two queries whatever the armies' size or state."""
+    """Give each unit of the sides' fetched armies its active honours, scars and upgrades
+    (what its Crusade points need), in three queries whatever the armies' size or state."""
     honours: dict[int, list[BattleHonour]] = defaultdict(list)
     scars: dict[int, list[BattleScar]] = defaultdict(list)
+    upgrades: dict[int, list[UnitUpgrade]] = defaultdict(list)
     in_battle = {"unit__battle_entries__participant__battle": battle}
     for honour in BattleHonour.objects.filter(status=BattleHonour.Status.ACTIVE, **in_battle):
         honours[honour.unit_id].append(honour)
     for scar in BattleScar.objects.filter(status=BattleScar.Status.ACTIVE, **in_battle):
         scars[scar.unit_id].append(scar)
+    for upgrade in UnitUpgrade.objects.filter(status=UnitUpgrade.Status.ACTIVE, **in_battle):
+        upgrades[upgrade.unit_id].append(upgrade)
     for side in sides:
         for entry in side.army.all():
             entry.unit.active_honour_list = honours[entry.unit_id]
             entry.unit.active_scar_list = scars[entry.unit_id]
+            entry.unit.active_upgrade_list = upgrades[entry.unit_id]
 
 
 def blessings_panel(battle: Battle, sides: list[BattleParticipant], *, user) -> BlessingsPanel:

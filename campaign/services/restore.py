@@ -113,9 +113,10 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
     if not doc.is_document(document):
         raise ValidationError(f'This isn\'t a Crusade export (its "format" isn\'t "{doc.FORMAT}").')
     version = document.get("version")
-    if version != doc.VERSION:
+    if version not in doc.READS or type(version) is not int:
+        readable = " and ".join(str(v) for v in doc.READS)
         raise ValidationError(
-            f"This export is version {version!r}; this server reads version {doc.VERSION}."
+            f"This export is version {version!r}; this server reads versions {readable}."
         )
     force_data = document.get("force")
     if not isinstance(force_data, dict):

@@ -9,9 +9,9 @@ whose turn it is would call, so each step is locked, checked and recorded as usu
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from campaign.models import Battle, Campaign, CrusadeForce, Unit
+from campaign.models import Battle, Campaign, CrusadeForce, CustomContent, Unit
 
 from .battles import muster_army, start_battle
 from .invitations import accept_invitation
@@ -24,10 +24,12 @@ def start_and_muster(
     mission: str = "",
     campaign: Campaign | None = None,
     date: datetime.date | None = None,
+    agendas: Mapping[int, Sequence[CustomContent]] | None = None,
 ) -> Battle:
     """The first force's player opens a battle against the others; then side by side,
     in the order given, each invited player accepts and each side musters its units
-    with its first CHARACTER as Warlord."""
+    with its first CHARACTER as Warlord, picking the Agendas ``agendas`` gives its force
+    (by the force's pk)."""
     forces = [force for force, _ in armies]
     battle = start_battle(
         actor=forces[0].player,
@@ -50,5 +52,6 @@ def start_and_muster(
             detachment="Crusade detachment",
             units=list(units),
             warlord=next(u for u in units if u.is_character),
+            agendas=list((agendas or {}).get(force.pk, ())),
         )
     return battle

@@ -128,7 +128,7 @@ CASES = [
     ),
     (
         "thresholds not increasing",
-        setter("underdog_thresholds.1.gap_at_least", 5),
+        setter("underdog_thresholds.1.gap_at_least", 3),
         ["underdog_thresholds[1].gap_at_least: must be greater than the one before"],
     ),
     (

@@ -30,7 +30,7 @@ def test_it_reads_the_sample_house_pack_as_dataclasses():
         limit_per_battle=None,
     )
     assert [b.id for b in pack.blessings] == ["second-wind", "local-guides"]
-    assert pack.underdog_thresholds == (UnderdogThreshold(5, 1), UnderdogThreshold(15, 2))
+    assert pack.underdog_thresholds == (UnderdogThreshold(3, 1), UnderdogThreshold(10, 2))
     assert pack.counters == (Counter("salvage", "Salvage", "force", 0, 0, 20),)
     spend, earn = pack.requisitions
     assert isinstance(spend, Requisition)

@@ -17,9 +17,12 @@ RULES_DIR = Path(campaign.rules.__file__).parent
 ALLOWED = {
     "dice.py": {"MAX_REROLLS"},
     "tables.py": {"MOST_BONUS_XP_PER_BATTLE"},
+    "agendas.py": {"MOST_AGENDAS_PER_BATTLE", "MOST_AGENDA_TIMES"},
 }
 """Numbers that are the app's own limits, not the rules': the most re-rolls of a roll that
-keeps landing on held results, and the most bonus XP the record form takes."""
+keeps landing on held results, the most bonus XP and the most times of one Agenda the
+record form takes, and the most Agendas per battle a pack may ask for (the pack format's
+bound; Agendas themselves are pack data)."""
 
 
 def _numbers(value: ast.AST) -> list[int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -23,6 +24,8 @@ def exported(force: CrusadeForce, **kwargs) -> dict:
     """The export as another server reads it: through JSON text."""
     return json.loads(documents.dumps(selectors.force_document(force, **kwargs)))
 
+
+VERSION_1 = Path(__file__).parent / "data" / "force-export-v1.json"
 
 ENVELOPE = ("exported_at", "exported_from", "signature", "restored_from")
 """What says where and when a document was made, rather than what the force holds."""
@@ -149,8 +152,9 @@ def force_part(document: dict) -> dict:
 
 HOSTILE: dict[str, tuple[Callable[[dict], None], str]] = {
     "another format": (lambda d: d.update(format="new-recruit"), "isn't a Crusade export"),
-    "a later version": (lambda d: d.update(version=2), "reads version 1"),
-    "a version as text": (lambda d: d.update(version="1"), "reads version 1"),
+    "a later version": (lambda d: d.update(version=3), "reads versions 1 and 2"),
+    "a version as text": (lambda d: d.update(version="1"), "reads versions 1 and 2"),
+    "a version as true": (lambda d: d.update(version=True), "reads versions 1 and 2"),
     "no force": (lambda d: d.pop("force"), 'no "force" object'),
     "units not a list": (lambda d: d.update(units={"a": 1}), "units must be a list"),
     "too many units": (lambda d: d.update(units=[{}] * 1001), "at most 1000"),
@@ -292,3 +296,18 @@ def test_it_checks_every_relic_category_and_rank_as_the_rules_name_them():
 
     assert {h["relic_category"] for h in hero["honours"]} >= {rules.RelicCategory.ARTIFICER}
     assert {p["rank"] for u in document["units"] for p in u["promotions"]} <= set(rules.Rank)
+
+
+def test_it_restores_a_version_1_export_made_before_packs():
+    """An export written by the version-1 code (kept as a file) restores: its cards come
+    back with no Agenda tallies, counters or upgrades, which that version never had."""
+    document = json.loads(VERSION_1.read_text())
+    assert document["version"] == 1
+
+    restored = restore(document, campaign=make_campaign(name="The Long War"))
+
+    assert restored.units.count() == len(document["units"])
+    assert {u.name for u in restored.units.all()} == {u["name"] for u in document["units"]}
+    assert all(unit.agenda_tallies == {} for unit in restored.units.all())
+    assert not restored.counters.exists()
+    assert exported(restored)["version"] == documents.VERSION == 2
