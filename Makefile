@@ -54,12 +54,12 @@ migrations-check: venv ## Fail if a model change has no migration
 	$(PY) manage.py makemigrations --check --dry-run $(APPS)
 
 test-sqlite: venv ## Test suite on in-memory SQLite, browser tests included
-	$(PYTEST) -m "not postgresql"
+	$(PYTEST) -m "not postgresql" --durations=15
 
 test-postgresql: venv ## Test suite on a throwaway PostgreSQL cluster, browser tests left out
 	@url="$$(.ci/postgres start)"; \
 	trap '.ci/postgres stop' EXIT; \
-	DATABASE_URL="$$url" $(PYTEST) -m "not browser"
+	DATABASE_URL="$$url" $(PYTEST) -m "not browser" --durations=15
 
 # `make bench DB=postgresql` for PostgreSQL; `ARGS="--scale small"` (or --reuse, --json PATH, ...)
 # is passed to `manage.py bench`. The configured database is never used: the command makes

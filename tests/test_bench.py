@@ -25,6 +25,8 @@ EVERY_ROW = [
     "battle_detail",
     "record_form_baseline",
     "record_form",
+    "muster_form_baseline",
+    "muster_form",
     "crusade_card_baseline",
     "crusade_card",
     "force_history_baseline",
@@ -97,8 +99,8 @@ def test_it_seeds_the_league_and_its_start_of_season_through_the_services(bench)
 
     league, start = results["seeding"]["league"], results["seeding"]["baseline"]
     assert (league["forces"], league["units"]) == (start["forces"], start["units"]) == (5, 310)
-    assert league["battles"] == 26, "25 recorded, 1 left in progress for the record form"
-    assert start["battles"] == 21
+    assert league["battles"] == 27, "25 recorded, 1 to record (with Agendas), 1 to muster"
+    assert start["battles"] == 22
     for seeded in (league, start):
         assert seeded["history"] > seeded["units"] + 20 * seeded["battles"]
         assert seeded["destroyed"] > 0 and seeded["out_of_action_tests"] > 0

@@ -91,6 +91,21 @@ def add_unit(
 
 
 start_and_muster = scripted.start_and_muster
+
+
+def open_battle(*, force, battle_size: str, mission: str, campaign, date) -> models.Battle:
+    """A player starts a battle (its opponent to be told in person); nobody has mustered."""
+    return services.start_battle(
+        actor=force.player,
+        force=force,
+        opponents=[],
+        battle_size=battle_size,
+        mission=mission,
+        campaign=campaign,
+        date=date,
+    )
+
+
 """Open a battle and muster each side's army, the first CHARACTER as Warlord: the demo
 plays its battles the same way."""
 

@@ -36,7 +36,11 @@ from .rosters import (
     roman,
 )
 
-SEED_VERSION = 2
+SEED_VERSION = 3
+RECORD_MISSION = "Vital Ground"
+"""The battle left in progress, both sides mustered: the record form's subject."""
+MUSTER_MISSION = "Muster Call"
+"""The battle just started, its starter's army still to muster: the muster form's subject."""
 """Part of every seeded campaign's description; bump it when the seed changes, so that
 `bench --reuse` seeds again instead of measuring a league built the old way."""
 
@@ -388,15 +392,29 @@ class LeagueBuilder:
             )
             for force in sides
         ]
+        agendas = list(
+            models.CustomContent.objects.available()
+            .enabled_in(campaign.pk)
+            .filter(kind=models.CustomContent.Kind.AGENDA)
+            .order_by("position")[:2]
+        )
         with transaction.atomic():
             moves.start_and_muster(
                 campaign=campaign,
                 armies=armies,
                 battle_size="Strike Force",
-                mission="Vital Ground",
+                mission=RECORD_MISSION,
                 date=SEASON_START + datetime.timedelta(days=366),
+                agendas={force.pk: agendas for force in sides},
             )
-        self._report("one battle left in progress")
+            moves.open_battle(
+                force=forces[fixed + 2],
+                battle_size="Strike Force",
+                mission=MUSTER_MISSION,
+                campaign=campaign,
+                date=SEASON_START + datetime.timedelta(days=367),
+            )
+        self._report("one battle left in progress, mustered with Agendas; one to muster")
 
     def _report(self, what: str) -> None:
         self.progress(f"  {what} ({time.perf_counter() - self.started:,.0f} s)")
