@@ -25,6 +25,14 @@ def _key(name, taken):
     return key
 
 
+def _check_now(schema_editor):
+    """Run PostgreSQL's deferred foreign key checks of the rows just written, so the
+    schema changes after them in this migration's transaction may alter those tables."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        schema_editor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
 def make_house_packs(apps, schema_editor):
     Campaign = apps.get_model("campaign", "Campaign")
     ContentPack = apps.get_model("campaign", "ContentPack")
@@ -52,6 +60,7 @@ def make_house_packs(apps, schema_editor):
             item.save(update_fields=["pack", "key", "position", "trait_table"])
         pack.trait_tables = [{"id": t, "name": TABLE_NAMES[t]} for t in sorted(tables)]
         pack.save(update_fields=["trait_tables"])
+    _check_now(schema_editor)
 
 
 def back_to_campaigns(apps, schema_editor):
@@ -65,6 +74,7 @@ def back_to_campaigns(apps, schema_editor):
     # a card holds).
     CustomContent.objects.update(pack=None)
     apps.get_model("campaign", "ContentPack").objects.all().delete()
+    _check_now(schema_editor)
 
 
 class Migration(migrations.Migration):

@@ -31,7 +31,7 @@ def test_it_downloads_the_whole_force_as_a_versioned_crusade_export(client):
         response["Content-Disposition"] == 'attachment; filename="13th-siege-regiment-crusade.json"'
     )
     document = json.loads(response.content)
-    assert (document["format"], document["version"]) == ("crusade-force", 1)
+    assert (document["format"], document["version"]) == ("crusade-force", 2)
     assert document["force"]["name"] == force.name
     assert {unit["name"] for unit in document["units"]} == set(
         force.units.values_list("name", flat=True)
@@ -177,7 +177,7 @@ def test_it_restores_a_downloaded_export_as_a_new_force_of_the_player(client):
     "raw, message",
     [
         (b"not json at all", "isn&#x27;t JSON"),
-        (b'{"format": "crusade-force", "version": 7}', "reads version 1"),
+        (b'{"format": "crusade-force", "version": 7}', "reads versions 1 and 2"),
         (b'{"format": "new-recruit"}', "isn&#x27;t a Crusade export"),
     ],
 )

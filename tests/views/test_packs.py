@@ -83,7 +83,7 @@ def test_it_shows_a_member_the_core_rules_and_every_enabled_pack(client, campaig
         "Hold the Beacon",
         "2 XP each time it is achieved",
         "at most 2 per battle",
-        "5 or more Crusade points behind: 1 Blessing",
+        "3 or more Crusade points behind: 1 Blessing",
         "costs 3 Salvage; bought after a battle; for one unit",
         "costs 2 RP; bought before a battle; for one unit; gives the upgrade Blessed Hull",
         "+1 Crusade point",
