@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Prefetch
 
 from campaign.models import (
@@ -16,6 +17,8 @@ from campaign.models import (
     UnitUpgrade,
 )
 from campaign.services import counters as packs
+
+from .versions import FRAGMENT_SECONDS
 
 SECTION_KINDS = (CustomContent.Kind.COUNTER, CustomContent.Kind.REQUISITION)
 
@@ -44,14 +47,24 @@ class PackSection:
 
 def force_pack_section(force: CrusadeForce, *, in_battle: bool) -> PackSection | None:
     """The force's counters and the packs' Requisitions for the whole force, in one query
-    (none when the force's query says its campaign has no such content)."""
+    (none when the force's query says its campaign has no such content).
+
+    Kept in the cache under the force's and its campaign's revisions (`selectors.versions`:
+    every change to what it shows, a counter, RP, a purchase, a pack enabled, turned off or
+    edited, moves one of them on) and whether the force is in a battle: looking again costs
+    no query."""
     if not getattr(force, "has_pack_content", True) or force.campaign_id is None:
         return None
-    content = packs.pack_content(force.campaign_id, force_id=force.pk)
-    return PackSection(
-        counters=packs.counter_rows(content, per_unit=False),
-        requisitions=packs.pack_requisition_options(content, force=force, in_battle=in_battle),
-    )
+    key = f"force-packs:{force.pk}:{force.revision}:{force.campaign.revision}:{int(in_battle)}"
+    section = cache.get(key)
+    if section is None:
+        content = packs.pack_content(force.campaign_id, force_id=force.pk)
+        section = PackSection(
+            counters=packs.counter_rows(content, per_unit=False),
+            requisitions=packs.pack_requisition_options(content, force=force, in_battle=in_battle),
+        )
+        cache.set(key, section, FRAGMENT_SECONDS)
+    return section
 
 
 def card_pack_section(unit: Unit) -> PackSection | None:

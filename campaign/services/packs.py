@@ -310,7 +310,16 @@ def update_custom_content(*, actor, content: CustomContent, **values: str) -> Cu
     common.save_changes(
         content, diff, actor, HistoryAction.CUSTOM_CONTENT_CHANGED, summary, campaign=campaign
     )
+    if diff and campaign is None:
+        _tell_campaigns(actor, content, HistoryAction.CUSTOM_CONTENT_CHANGED, summary)
     return content
+
+
+def _tell_campaigns(actor, content: CustomContent, action: str, summary: str) -> None:
+    """A library pack's item changed: a row in each campaign that enables the pack, so its
+    history says so and what its pages show of the pack moves on (`selectors.versions`)."""
+    using = Campaign.objects.filter(enabled_packs__pack_id=content.pack_id).order_by("pk")
+    common.write_history([common.history_row(actor, action, summary, campaign=c) for c in using])
 
 
 @transaction.atomic
@@ -331,6 +340,8 @@ def retire_custom_content(*, actor, content: CustomContent, reason: str = "") ->
         campaign=campaign,
         reason=reason.strip(),
     )
+    if campaign is None:
+        _tell_campaigns(actor, content, HistoryAction.CUSTOM_CONTENT_RETIRED, summary)
     return content
 
 

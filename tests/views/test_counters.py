@@ -173,14 +173,15 @@ def test_it_keeps_the_force_page_queries_the_same_for_5_and_50_units_with_packs(
 
 def test_it_asks_one_query_more_for_a_force_page_with_pack_content(client, owner, force):
     """A force whose campaign has no pack counters or Requisitions asks nothing more (the
-    Order of Battle's 3 when cached); one with them asks once more for all of it."""
+    Order of Battle's 3 when cached); one with them asks once more for all of it, and
+    nothing more when looked at again until the force or its campaign changes."""
     plain = make_force(player=owner, campaign=make_campaign(name="Plain"), name="Plain")
     client.force_login(owner)
     urls = [reverse("force_detail", args=[f.pk]) for f in (plain, force)]
-    for url in urls:
-        count_queries(client, url)
+    first = [count_queries(client, url) for url in urls]
+    again = [count_queries(client, url) for url in urls]
 
-    assert [count_queries(client, url) for url in urls] == [3, 4]
+    assert (first, again) == ([5, 6], [3, 3])
 
 
 def test_it_keeps_the_card_queries_the_same_with_or_without_upgrades(client, owner, force):
@@ -205,3 +206,16 @@ def test_it_prints_a_cards_upgrade_with_its_crusade_points(client, owner, force,
     page = client.get(reverse("force_print", args=[force.pk])).content.decode()
 
     assert "Battle Pennant (2 Crusade points)" in page
+
+
+def test_it_shows_a_corrected_counter_on_the_next_look_at_the_force_page(client, owner, force):
+    """R11.4: the counters the page kept from the last look give way to the organiser's
+    correction at once (the correction moves the force's revision on)."""
+    client.force_login(owner)
+    url = reverse("force_detail", args=[force.pk])
+    seven = '<strong class="counter__value">7</strong>'
+    assert seven not in client.get(url).content.decode()
+
+    correct(force, "salvage", 7)
+
+    assert seven in client.get(url).content.decode()
