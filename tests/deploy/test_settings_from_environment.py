@@ -142,6 +142,10 @@ def test_it_keeps_no_state_in_one_process():
 CONTENT_ADDRESSED = ["campaign/selectors/card_image.py"]
 """Modules that keep in the cache only what is keyed by a hash of its own content (a card's
 picture under its fingerprint): one process's cache can never serve those stale."""
+VERSIONED = ["campaign/selectors/counters.py"]
+"""Modules that keep in the cache only what is keyed by a version read from the database
+with the page's own rows (the force's pack section under the force's and its campaign's
+revisions, `selectors.versions`), like the templates' fragments: never stale either."""
 MEASURING = ["campaign/benchmark/pages.py"]
 """The benchmark, which gives a page an empty fragment cache to time the first look after a
 change; it caches nothing itself. (Templates cache under a version: see the test of
@@ -150,14 +154,14 @@ change; it caches nothing itself. (Templates cache under a version: see the test
 
 def test_it_uses_no_cache_that_processes_would_have_to_share():
     """Django's cache is each process's own memory: the app must not rely on it being
-    shared. Only content-addressed entries, which need no sharing, may use it."""
+    shared. Only content-addressed or versioned entries, which need no sharing, may use it."""
     sources = [p for p in (REPO / "campaign").rglob("*.py") if "migrations" not in p.parts]
     using = [
         str(p.relative_to(REPO))
         for p in sources
         if re.search(r"^\s*(from|import) django\.core\.cache|cache_page", p.read_text(), re.M)
     ]
-    assert sorted(using) == sorted(CONTENT_ADDRESSED + MEASURING)
+    assert sorted(using) == sorted(CONTENT_ADDRESSED + VERSIONED + MEASURING)
 
 
 def test_it_caches_page_fragments_only_under_a_version_of_what_they_show():
