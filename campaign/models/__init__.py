@@ -33,6 +33,7 @@ from .battles import (
 )
 from .blessings import BlessingPick
 from .campaigns import Campaign, CampaignInvitation, Membership, Named
+from .chronicle import STORY_LENGTH, LogEntry
 from .counters import CounterValue, PackRequisitionPurchase, UnitUpgrade
 from .forces import (
     CARD_FIELDS,
@@ -66,8 +67,21 @@ from .packs import (
     CustomContentQuerySet,
     EnabledPack,
 )
+from .phases import COLOUR, MOST_PHASES, Alliance, Phase
+from .territories import MAP_COLUMNS, MAP_ROWS, MOST_TERRITORIES, Territory, TerritoryChange
 
 __all__ = [
+    "Alliance",
+    "COLOUR",
+    "LogEntry",
+    "MAP_COLUMNS",
+    "MAP_ROWS",
+    "MOST_PHASES",
+    "MOST_TERRITORIES",
+    "Phase",
+    "STORY_LENGTH",
+    "Territory",
+    "TerritoryChange",
     "AgendaAchievement",
     "AgendaPick",
     "ANY_UNIT_TABLE",

@@ -19,6 +19,9 @@ from ._common import D6, MOST_RP, MOST_TALLY, rules_choices
 from .campaigns import Campaign
 from .forces import BattleHonour, BattleScar, CrusadeForce, Unit
 
+MOST_CAMPAIGN_POINTS_PER_BATTLE = 200
+"""A win and a territory, at the most a campaign may score them."""
+
 
 def battle_size_choices() -> list[tuple[str, str]]:
     return [(name, f"{name} ({points} points)") for name, points in rules.BATTLE_SIZES.items()]
@@ -41,6 +44,22 @@ class Battle(models.Model):
     date = models.DateField(default=timezone.localdate)
     battle_size = models.CharField(max_length=20, choices=battle_size_choices)
     mission = models.CharField(max_length=120, blank=True)
+    phase = models.ForeignKey(
+        "campaign.Phase",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="battles",
+        help_text="The campaign's phase when the battle started.",
+    )
+    territory = models.ForeignKey(
+        "campaign.Territory",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="battles",
+        help_text="The territory of the campaign's map fought over, if any.",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -113,6 +132,20 @@ class BattleParticipant(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     mustered = models.BooleanField(default=False)
+    alliance = models.ForeignKey(
+        "campaign.Alliance",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sides",
+        help_text="The alliance this side fought for, fixed when the battle completed.",
+    )
+    campaign_points = count(
+        MOST_CAMPAIGN_POINTS_PER_BATTLE,
+        default=0,
+        editable=False,
+        help_text="Campaign Points this side scored, once the battle completed.",
+    )
     rp_before = count(MOST_RP, null=True, blank=True)
     rp_after = count(MOST_RP, null=True, blank=True)
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import rules
+from campaign.bounds import count
 
 from ._common import (
     LEAST_RP_CAP,
@@ -33,8 +34,20 @@ class Named(models.Model):
         return reverse(self.detail_url, args=[self.pk])
 
 
+class TerritoryRule(models.TextChoices):
+    WINNER_TAKES = "winner_takes", "The winner's alliance takes the territory"
+    CONTROL_POINTS = "control_points", "The winner's alliance gains a control point; enough take it"
+
+
+MOST_SCORE = 100
+"""Campaign Points for one battle's result or territory."""
+MOST_CONTROL = 20
+
+
 class Campaign(Named):
     """A campaign run by organisers; its house rules default to the rulebook's numbers."""
+
+    TerritoryRule = TerritoryRule
 
     detail_url = "campaign_detail"
 
@@ -49,6 +62,48 @@ class Campaign(Named):
     starting_rp = house_rule("starting_rp", "Requisition points of a new force")
     rp_cap = house_rule("rp_cap", "Most RP a force can hold")
     supply_limit_increase = house_rule("supply_limit_increase", "Supply Limit gained per purchase")
+    current_phase = models.ForeignKey(
+        "campaign.Phase",
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The phase being played: new battles belong to it.",
+    )
+    points_for_win = count(MOST_SCORE, "Campaign Points for a win", default=3)
+    points_for_draw = count(MOST_SCORE, "Campaign Points for a draw", default=1)
+    points_for_loss = count(MOST_SCORE, "Campaign Points for a loss", default=0)
+    points_for_taking = count(
+        MOST_SCORE,
+        "Campaign Points for taking a territory",
+        default=1,
+        help_text="To the winner of a battle over a territory their alliance did not hold.",
+    )
+    points_for_holding = count(
+        MOST_SCORE,
+        "Campaign Points for holding a territory",
+        default=0,
+        help_text="To the winner of a battle over a territory their alliance already held.",
+    )
+    territory_rule = models.CharField(
+        max_length=16,
+        choices=TerritoryRule.choices,
+        default=TerritoryRule.WINNER_TAKES,
+        help_text="How a battle over a territory changes who holds it.",
+    )
+    control_threshold = count(
+        MOST_CONTROL,
+        default=3,
+        least=1,
+        help_text="Under the control-points rule: points an alliance needs to take a territory.",
+    )
+    attack_from_held = models.BooleanField(
+        "attack only from held ground",
+        default=False,
+        help_text="A battle may only be fought over a territory the starting player's "
+        "alliance holds, or one bordering a territory it holds.",
+    )
     revision = models.PositiveBigIntegerField(
         default=0,
         editable=False,
@@ -58,6 +113,14 @@ class Campaign(Named):
 
     HOUSE_RULE_FIELDS = ("starting_supply_limit", "starting_rp", "rp_cap", "supply_limit_increase")
     DETAIL_FIELDS = ("name", "description")
+    SCORING_FIELDS = (
+        "points_for_win",
+        "points_for_draw",
+        "points_for_loss",
+        "points_for_taking",
+        "points_for_holding",
+    )
+    MAP_RULE_FIELDS = ("territory_rule", "control_threshold", "attack_from_held")
 
     class Meta:
         ordering = ["name"]

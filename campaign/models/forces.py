@@ -31,6 +31,9 @@ from ._common import (
 from .campaigns import Campaign, Named
 from .packs import CustomContent
 
+MOST_FORCE_CAMPAIGN_POINTS = 1_000_000
+"""A force's Campaign Points over a whole campaign."""
+
 
 class CrusadeForce(Named):
     """An Order of Battle: a player's Crusade force."""
@@ -55,6 +58,20 @@ class CrusadeForce(Named):
     )
     battle_tally = count(MOST_TALLY, default=0)
     victories = count(MOST_TALLY, default=0)
+    alliance = models.ForeignKey(
+        "campaign.Alliance",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="forces",
+        help_text="The campaign's alliance this force fights for.",
+    )
+    campaign_points = count(
+        MOST_FORCE_CAMPAIGN_POINTS,
+        default=0,
+        editable=False,
+        help_text="Campaign Points of its completed battles, kept by the battle service.",
+    )
     goals = models.TextField(blank=True, max_length=NOTE_LENGTH)
     victories_notes = models.TextField("notable victories", blank=True, max_length=NOTE_LENGTH)
     vendettas = models.TextField(blank=True, max_length=NOTE_LENGTH)

@@ -99,6 +99,19 @@ class HistoryAction(models.TextChoices):
     # Pack counters and pack Requisitions
     PACK_REQUISITION_BOUGHT = "pack_requisition_bought"
     COUNTER_CORRECTED = "counter_corrected"
+    # A narrative campaign: phases, alliances, Campaign Points, the map, the log
+    PHASE_CHANGED = "phase_changed"
+    PHASE_ADVANCED = "phase_advanced"
+    ALLIANCE_CHANGED = "alliance_changed"
+    FORCE_ALLIANCE_CHANGED = "force_alliance_changed"
+    SCORING_CHANGED = "scoring_changed"
+    MAP_IMPORTED = "map_imported"
+    TERRITORY_CHANGED = "territory_changed"
+    TERRITORY_CONTROL_CHANGED = "territory_control_changed"
+    LOG_ENTRY_WRITTEN = "log_entry_written"
+    LOG_ENTRY_EDITED = "log_entry_edited"
+    LOG_ENTRY_HIDDEN = "log_entry_hidden"
+    LOG_ENTRY_SHOWN = "log_entry_shown"
 
     @classmethod
     def for_requisition(cls, requisition: rules.Requisition) -> str:

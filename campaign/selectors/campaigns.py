@@ -12,7 +12,10 @@ from campaign import charts, rules
 from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, Membership
 
 from .charts import StandingsHistory, standings_history
+from .chronicle import latest_entries
 from .paging import paginate
+from .phases import phase_overview
+from .territories import campaign_map
 from .versions import campaign_version, campaigns_with_versions
 
 BATTLES_PER_PAGE = 10
@@ -58,6 +61,23 @@ class CampaignOverview:
     page: int | str | None = None
     standings_page_number: int | str | None = None
     per_page: int = BATTLES_PER_PAGE
+    phase_number: int | str | None = None
+    """The phase the page shows standings and the map for (``?phase=``; now if None)."""
+
+    @cached_property
+    def phases(self):
+        """Phases, standings per phase and alliance standings (`selectors.phases`)."""
+        return phase_overview(self.campaign, self.phase_number)
+
+    @cached_property
+    def map(self):
+        """The campaign's map (`selectors.territories`)."""
+        return campaign_map(self.campaign, self.phase_number)
+
+    @cached_property
+    def chronicle(self) -> list:
+        """The newest entries of the campaign's log (`selectors.chronicle`)."""
+        return latest_entries(self.campaign)
 
     @cached_property
     def _forces(self):
@@ -136,6 +156,7 @@ def campaign_overview(
     page: int | str | None = None,
     standings_page: int | str | None = None,
     per_page: int = BATTLES_PER_PAGE,
+    phase: int | str | None = None,
 ) -> CampaignOverview:
     """Members, a page of standings (and the top forces' wins over time) and a page of
     battles in a fixed number of queries, and a fixed number of rows whatever the size of
@@ -152,6 +173,7 @@ def campaign_overview(
         page=page,
         standings_page_number=standings_page,
         per_page=per_page,
+        phase_number=phase,
     )
 
 

@@ -30,6 +30,8 @@ from campaign.models import (
 
 from . import _common as common
 from . import agendas as agenda_service
+from . import campaign_points as points_service
+from . import territories as territory_service
 from .approval import FIGHT, require_approved
 from .attached_credit import attached_credit_errors
 
@@ -61,10 +63,13 @@ def start_battle(
     mission: str = "",
     campaign: Campaign | None = None,
     date: datetime.date | None = None,
+    territory=None,
 ) -> Battle:
     """Open a battle for ``force``, which is committed to it at once, and invite each of
     the ``opponents``: a force is committed only once its player accepts. With no
-    opponents the battle is against an opponent the app does not track."""
+    opponents the battle is against an opponent the app does not track. The battle
+    belongs to the campaign's current phase, and may be fought over a ``territory`` of
+    the campaign's map (`territories.check_battle_ground`)."""
     if battle_size not in rules.BATTLE_SIZES:
         common.refuse("Pick a battle size.", field="battle_size")
     opponents = list(opponents)
@@ -83,8 +88,11 @@ def start_battle(
         common.refuse(
             f"{mine.name} is already in a battle that has not been recorded.", field="force"
         )
+    territory_service.check_battle_ground(campaign=campaign, force=mine, territory=territory)
     battle = Battle.objects.create(
         campaign=campaign,
+        phase_id=campaign.current_phase_id if campaign is not None else None,
+        territory=territory,
         battle_size=battle_size,
         mission=mission,
         date=date or timezone.localdate(),
@@ -679,6 +687,8 @@ def _complete(
             _apply_unit_gain(actor=by, battle=battle, gain=unit_gain, now=now, writes=writes)
     writes.save()
     agenda_service.apply(battle, {g.entry.pk: g.agendas for gain in plan for g in gain.units})
+    ground = territory_service.after_battle(actor, battle, [gain.participant for gain in plan])
+    points_service.score(battle, [gain.participant for gain in plan], ground)
     battle.status = Battle.Status.COMPLETED
     battle.completed_at = now
     battle.save(update_fields=["status", "completed_at"])
@@ -942,7 +952,10 @@ def void_battle(*, actor, battle: Battle, reason: str) -> Battle:
         )
     now = timezone.now()
     if battle.status == Battle.Status.COMPLETED:
-        for participant in battle.participants.order_by("pk"):
+        participants = list(battle.participants.order_by("pk"))
+        points_service.unscore(battle, participants, forces)
+        territory_service.after_void(actor, battle, reason)
+        for participant in participants:
             _undo_participant(actor, battle, participant, forces[participant.force_id], reason)
         for promotion in promotions:
             gained = promotion.honours.filter(status=BattleHonour.Status.ACTIVE)

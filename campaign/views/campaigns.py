@@ -59,6 +59,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         can_write=can_write,
         page=page_number(request),
         standings_page=page_number(request, "standings"),
+        phase=page_number(request, "phase"),
     )
     context = {
         "campaign": campaign,
