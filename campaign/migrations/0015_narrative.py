@@ -193,10 +193,6 @@ class Migration(migrations.Migration):
             constraint=models.UniqueConstraint(fields=('campaign', 'name'), name='one_alliance_per_name'),
         ),
         migrations.AddConstraint(
-            model_name='alliance',
-            constraint=models.CheckConstraint(condition=models.Q(('colour__regex', '^#[0-9a-fA-F]{6}$')), name='alliance_colour_is_hex'),
-        ),
-        migrations.AddConstraint(
             model_name='phase',
             constraint=models.UniqueConstraint(fields=('campaign', 'position'), name='one_phase_per_position'),
         ),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.core.validators import RegexValidator
 from django.db import models
-from django.db.models import Q
 from django.utils import timezone
 
 from campaign.bounds import BoundedPositiveIntegerField, between, count
@@ -91,10 +90,10 @@ class Alliance(models.Model):
     class Meta:
         ordering = ["campaign", "name"]
         constraints = [
+            # The colour's pattern is checked by the field's validator: a regex constraint
+            # would need a REGEXP function that a plain SQLite connection (a backup's
+            # integrity check) does not have.
             models.UniqueConstraint(fields=["campaign", "name"], name="one_alliance_per_name"),
-            models.CheckConstraint(
-                condition=Q(colour__regex=r"^#[0-9a-fA-F]{6}$"), name="alliance_colour_is_hex"
-            ),
         ]
 
     def __str__(self) -> str:
