@@ -50,8 +50,16 @@ class PhaseForm(RefusalForm, forms.ModelForm):
 class PhaseInline(ServiceInline, ScopedInline, admin.TabularInline):
     model = Phase
     form = PhaseForm
-    fields = ["position", "name", "narrative", "battle_size", "points_limit", "started_at"]
-    readonly_fields = ["position", "started_at"]
+    fields = [
+        "position",
+        "name",
+        "narrative",
+        "battle_size",
+        "points_limit",
+        "started_at",
+        "ended_at",
+    ]
+    readonly_fields = ["position", "started_at", "ended_at"]
     extra = 1
     can_delete = False
     verbose_name = "phase"

@@ -7,6 +7,7 @@ from django.urls import reverse
 from campaign import services
 from campaign.models import Campaign, HistoryEntry, Phase
 from tests.admin.helpers import form_data, post_change, saved
+from tests.admin.test_number_bounds import number_fields
 from tests.factories import reload
 
 pytestmark = pytest.mark.django_db
@@ -120,3 +121,10 @@ def test_it_shows_only_the_organisers_own_campaigns_phases(
 
     assert organiser_client.get(campaign_url(rival_campaign)).status_code in (302, 404)
     assert "Their secret" not in organiser_client.get(campaign_url(campaign)).content.decode()
+
+
+def test_the_bounds_walk_reaches_the_phases_and_the_scoring(organiser_client, campaign):
+    """tests/admin/test_number_bounds.py walks every admin form: these numbers too."""
+    names = {field.name for field in number_fields(organiser_client, [campaign_url(campaign)])}
+
+    assert {"points_limit", *Campaign.SCORING_FIELDS} <= names
