@@ -348,3 +348,14 @@ def test_the_phases_size_gives_no_warning(client):
 
     assert not [m for m in response.context["messages"] if m.level_tag == "warning"]
     assert "though Chapter 1" not in response.content.decode()
+
+
+def test_the_battle_page_says_what_each_side_scored(client):
+    campaign, _, forces = _narrative(phases=1, forces=2)
+    battle = Battle.objects.get()
+    client.force_login(forces[0].player)
+
+    html = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
+
+    assert "3 Campaign Points" in html and "0 Campaign Points" in html
+    assert "<dt>Phase</dt><dd>1. Chapter 1</dd>" in html
