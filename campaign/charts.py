@@ -342,3 +342,79 @@ def xp_over_battles(
             if 0 < floor <= ticks[-1]
         ],
     )
+
+
+# Alliances' Campaign Points over the phases
+
+
+@dataclass(frozen=True)
+class PointsSeries:
+    """One alliance's Campaign Points so far: at the start, then after each phase."""
+
+    label: str
+    colour: str
+    values: list[int]
+
+
+@dataclass(frozen=True)
+class PointsTable:
+    """The chart's numbers, as a table: each alliance's points so far at the end of at
+    most `MOST_TABLE_DATES` of the phases drawn (the last one always)."""
+
+    phases: list[str]
+    rows: list[tuple[str, list[tuple[str, int]]]]
+
+
+def points_over_phases(
+    series: list[PointsSeries], phases: list[str]
+) -> tuple[LineChart, PointsTable] | None:
+    """Each alliance's Campaign Points so far, at the start and at the end of each phase
+    played (``phases``, their names in order): one line per alliance (at most
+    `MOST_LINES`) in its own colour, dashed differently so that lines are told apart
+    without telling colours apart. None when nobody has scored yet."""
+    series = series[:MOST_LINES]
+    if not series or not phases or not any(any(one.values) for one in series):
+        return None
+    phases = phases[-MOST_POINTS:]
+    ticks = integer_ticks(max(max(one.values) for one in series))
+    x, y = _x_scale(0, len(phases)), _y_scale(ticks[-1])
+    lines = []
+    for i, one in enumerate(series):
+        values = one.values[-(len(phases) + 1) :]
+        points = [(x(n), y(value)) for n, value in enumerate(values)]
+        line = _line(i, one.label, points, values[-1])
+        marks = tuple(
+            Mark(*points[n], f"{one.label} after {phases[n - 1]}: {values[n]}")
+            for n in range(1, len(values))
+        )
+        lines.append(replace(line, colour=one.colour, marks=marks))
+    leader = max(lines, key=lambda line: line.last)
+    chart = LineChart(
+        title="Campaign Points over the phases",
+        description=(
+            f"Campaign Points so far of {len(lines)} alliance{'s' if len(lines) != 1 else ''} "
+            f"at the end of each of {len(phases)} phase{'s' if len(phases) != 1 else ''}. "
+            f"Most: {leader.label}, {leader.last}."
+        ),
+        lines=lines,
+        x_ticks=[
+            Tick(x(n), str(n) if n else "Start")
+            for n in integer_ticks(len(phases), most=6)
+            if n <= len(phases)
+        ],
+        y_ticks=[Tick(y(tick), str(tick)) for tick in ticks],
+        rules=[],
+    )
+    columns = thinned(range(len(phases)), MOST_TABLE_DATES)
+    names = [phases[i] for i in columns]
+    rows = [
+        (
+            one.label,
+            [
+                (name, one.values[-(len(phases) + 1) :][i + 1])
+                for name, i in zip(names, columns, strict=True)
+            ],
+        )
+        for one in series
+    ]
+    return chart, PointsTable(names, rows)

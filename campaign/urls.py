@@ -74,6 +74,11 @@ urlpatterns = [
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign_detail"),
     path("campaigns/<int:pk>/packs/", packs.campaign_packs, name="campaign_packs"),
     path(
+        "campaigns/<int:pk>/phase/advance/",
+        campaigns.campaign_phase_advance,
+        name="campaign_phase_advance",
+    ),
+    path(
         "invitations/<int:pk>/accept/",
         campaigns.campaign_invitation_accept,
         name="campaign_invitation_accept",

@@ -18,6 +18,13 @@ from .base import (
 )
 from .members import InvitationInline, MembershipInline
 from .packs import EnabledPackInline
+from .phases import (
+    SCORING_FIELDS,
+    SCORING_FIELDSET,
+    PhaseInline,
+    advance_phase_action,
+    scoring_reason_field,
+)
 from .scope import (
     can_organise,
     forget_organised_campaigns,
@@ -41,13 +48,15 @@ class CampaignAddForm(ServiceForm):
 
 
 class CampaignChangeForm(ServiceForm):
-    """Details through `update_campaign_details`, house rules through `set_house_rules`."""
+    """Details through `update_campaign_details`, house rules through `set_house_rules`,
+    Campaign Points through `set_scoring`."""
 
-    tracked_fields = Campaign.HOUSE_RULE_FIELDS
+    tracked_fields = (*Campaign.HOUSE_RULE_FIELDS, *Campaign.SCORING_FIELDS)
     reason = reason_field(
         "Reason for the house rule change",
         "Optional; kept in the history. A lower RP cap trims every force's RP to it.",
     )
+    scoring_reason = scoring_reason_field()
 
     class Meta:
         model = Campaign
@@ -62,6 +71,14 @@ class CampaignChangeForm(ServiceForm):
                 campaign=campaign,
                 reason=self.cleaned_data.get("reason", "").strip(),
                 **house_rules,
+            )
+        scoring = self.changed(SCORING_FIELDS)
+        if scoring:
+            campaign = services.set_scoring(
+                actor=self.actor,
+                campaign=campaign,
+                reason=self.cleaned_data.get("scoring_reason", "").strip(),
+                **scoring,
             )
         details = self.changed(Campaign.DETAIL_FIELDS)
         if details:
@@ -78,7 +95,8 @@ class CampaignAdmin(OrganiserAdmin):
     list_display = ["name", "created_at", "member_count", "force_count", "house_rules"]
     search_fields = ["name", "description"]
     readonly_fields = ["invite_code", "created_at"]
-    inlines = [MembershipInline, InvitationInline, EnabledPackInline]
+    inlines = [MembershipInline, InvitationInline, EnabledPackInline, PhaseInline]
+    actions = [advance_phase_action]
     fieldsets = [
         (None, {"fields": ["name", "description", "invite_code", "created_at"]}),
         (
@@ -89,6 +107,7 @@ class CampaignAdmin(OrganiserAdmin):
                 "kept in the history, and a new RP cap applies to every force at once.",
             },
         ),
+        SCORING_FIELDSET,
     ]
     add_fieldsets = [
         (None, {"fields": list(Campaign.DETAIL_FIELDS)}),

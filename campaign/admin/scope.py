@@ -25,6 +25,7 @@ from campaign.models import (
     HistoryEntry,
     Membership,
     PackRequisitionPurchase,
+    Phase,
     Unit,
 )
 
@@ -75,6 +76,7 @@ CAMPAIGN_PATHS: dict[type[Model], str] = {
     HistoryEntry: "campaign",
     CounterValue: "force__campaign",
     PackRequisitionPurchase: "force__campaign",
+    Phase: "campaign",
 }
 """How each kind of row reaches the campaign it belongs to."""
 

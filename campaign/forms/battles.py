@@ -12,7 +12,7 @@ from django import forms
 from django.utils import timezone
 
 from campaign import rules
-from campaign.bounds import number_field
+from campaign.bounds import fits_column, number_field
 from campaign.models import (
     BattleHonour,
     BattleParticipant,
@@ -20,6 +20,7 @@ from campaign.models import (
     CrusadeForce,
     CustomContent,
     OutOfActionTest,
+    Phase,
     Unit,
     battle_size_choices,
 )
@@ -72,12 +73,31 @@ class BattleCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         mine = CrusadeForce.objects.filter(player=user).select_related("player", "campaign")
         self.fields["force"].queryset = mine
+        self.phase, self.phase_size = self._phase_of(mine)
+        if self.phase_size:
+            if not self.is_bound:
+                self.initial["battle_size"] = self.phase_size
+            self.fields["battle_size"].help_text = (
+                f"This phase ({self.phase.name}) is played at {self.phase_size}. "
+                "Another size is allowed: the battle then notes that it differs."
+            )
         self.fields["opponents"].queryset = (
             CrusadeForce.objects.filter(campaign__in=mine.exclude(campaign=None).values("campaign"))
             .exclude(player=user)
             .select_related("player", "campaign")
             .order_by("campaign__name", "name")
         )
+
+    def _phase_of(self, mine) -> tuple[Phase | None, str]:
+        """The current phase of the chosen force's campaign (the force posted, else the
+        one the page was asked for, else the first), and the size it is played at."""
+        wanted = self.data.get("force") if self.is_bound else self.initial.get("force")
+        forces = mine.select_related("campaign__current_phase").order_by("pk")
+        if wanted not in (None, "") and fits_column(CrusadeForce._meta.pk, wanted):
+            forces = forces.filter(pk=wanted)
+        force = forces.first()
+        phase = force.campaign.current_phase if force and force.campaign else None
+        return phase, phase.suggested_battle_size if phase is not None else ""
 
     def clean(self) -> dict:
         data = super().clean()

@@ -6,6 +6,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.utils import timezone
 
+from campaign import rules
 from campaign.bounds import BoundedPositiveIntegerField, between, count
 
 from ._common import NOTE_LENGTH
@@ -62,6 +63,22 @@ class Phase(models.Model):
     @property
     def is_over(self) -> bool:
         return self.ended_at is not None
+
+    @property
+    def suggested_battle_size(self) -> str:
+        """The battle size the phase is played at: its own, else the smallest size whose
+        points cover its points limit ("" when it names neither, or none covers it)."""
+        if self.battle_size:
+            return self.battle_size
+        if self.points_limit:
+            covering = [
+                (points, size)
+                for size, points in rules.BATTLE_SIZES.items()
+                if points >= self.points_limit
+            ]
+            if covering:
+                return min(covering)[1]
+        return ""
 
 
 class Alliance(models.Model):

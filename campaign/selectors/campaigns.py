@@ -63,11 +63,14 @@ class CampaignOverview:
     per_page: int = BATTLES_PER_PAGE
     phase_number: int | str | None = None
     """The phase the page shows standings and the map for (``?phase=``; now if None)."""
+    phase_standings_page_number: int | str | None = None
 
     @cached_property
     def phases(self):
         """Phases, standings per phase and alliance standings (`selectors.phases`)."""
-        return phase_overview(self.campaign, self.phase_number)
+        return phase_overview(
+            self.campaign, self.phase_number, page=self.phase_standings_page_number
+        )
 
     @cached_property
     def map(self):
@@ -145,7 +148,7 @@ class CampaignOverview:
 def campaign_page_campaigns() -> QuerySet[Campaign]:
     """Campaigns as the campaign page reads them (through their access helper): with the
     version of what the page shows."""
-    return campaigns_with_versions(Campaign.objects.all())
+    return campaigns_with_versions(Campaign.objects.select_related("current_phase"))
 
 
 def campaign_overview(
@@ -157,6 +160,7 @@ def campaign_overview(
     standings_page: int | str | None = None,
     per_page: int = BATTLES_PER_PAGE,
     phase: int | str | None = None,
+    phase_standings_page: int | str | None = None,
 ) -> CampaignOverview:
     """Members, a page of standings (and the top forces' wins over time) and a page of
     battles in a fixed number of queries, and a fixed number of rows whatever the size of
@@ -174,6 +178,7 @@ def campaign_overview(
         standings_page_number=standings_page,
         per_page=per_page,
         phase_number=phase,
+        phase_standings_page_number=phase_standings_page,
     )
 
 

@@ -30,6 +30,7 @@ from .battles import (
     void_battle,
 )
 from .blessings import pick_blessings
+from .campaign_points import set_scoring
 from .campaigns import (
     change_member_role,
     create_campaign,
@@ -80,6 +81,7 @@ from .packs import (
     retire_custom_content,
     update_custom_content,
 )
+from .phases import advance_phase, define_phase
 from .promotions import (
     battle_trait_choices,
     campaign_content,
@@ -102,6 +104,9 @@ from .requisitions import (
 from .restore import read_document, restore_force
 
 __all__ = [
+    "advance_phase",
+    "define_phase",
+    "set_scoring",
     "pick_blessings",
     "withdraw_campaign_invitation",
     "invite_to_campaign",

@@ -4,15 +4,85 @@ a void."""
 
 from __future__ import annotations
 
-from campaign.models import Battle, BattleParticipant, CrusadeForce
+from django.db import transaction
+
+from campaign import rules
+from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, HistoryAction
+from campaign.models.forces import MOST_FORCE_CAMPAIGN_POINTS
+
+from . import _common as common
+
+SCORING_FIELDS = Campaign.SCORING_FIELDS
+FOR_RESULT = {
+    rules.BattleResult.WIN: "points_for_win",
+    rules.BattleResult.DRAW: "points_for_draw",
+    rules.BattleResult.LOSS: "points_for_loss",
+}
+FOR_GROUND = {"took": "points_for_taking", "held": "points_for_holding"}
+
+
+def points_for(campaign: Campaign | None, result: str, ground: str | None = None) -> int:
+    """What one side scores by the campaign's scoring: its result's points, and those for
+    taking or holding the battle's territory."""
+    if campaign is None:
+        return 0
+    points = getattr(campaign, FOR_RESULT[result]) if result in FOR_RESULT else 0
+    if ground in FOR_GROUND:
+        points += getattr(campaign, FOR_GROUND[ground])
+    return points
 
 
 def score(battle: Battle, sides: list[BattleParticipant], ground: dict[int, str]) -> None:
     """Inside the battle's end (forces locked): each side's Campaign Points and alliance.
-    ``ground`` is `territories.after_battle`'s answer: side pk -> "took" or "held"."""
+    ``ground`` is `territories.after_battle`'s answer: side pk -> "took" or "held".
+    Two queries whatever the armies' size (one per table)."""
+    if not sides:
+        return
+    campaign = sides[0].force.campaign if battle.campaign_id else None
+    forces = []
+    for side in sides:
+        force = side.force
+        side.alliance_id = force.alliance_id
+        side.campaign_points = points_for(campaign, side.result, ground.get(side.pk))
+        force.campaign_points = min(
+            MOST_FORCE_CAMPAIGN_POINTS, force.campaign_points + side.campaign_points
+        )
+        forces.append(force)
+    BattleParticipant.objects.bulk_update(sides, ["alliance", "campaign_points"])
+    CrusadeForce.objects.bulk_update(forces, ["campaign_points"])
 
 
 def unscore(
     battle: Battle, sides: list[BattleParticipant], forces: dict[int, CrusadeForce]
 ) -> None:
-    """Inside a void (forces locked): take back what `score` gave."""
+    """Inside a void (forces locked): take back what `score` gave (never below 0). The
+    sides keep what they scored, as the record of a battle that no longer counts."""
+    changed = []
+    for side in sides:
+        force = forces.get(side.force_id)
+        if force is not None and side.campaign_points:
+            force.campaign_points = max(0, force.campaign_points - side.campaign_points)
+            changed.append(force)
+    if changed:
+        CrusadeForce.objects.bulk_update(changed, ["campaign_points"])
+
+
+@transaction.atomic
+def set_scoring(*, actor, campaign: Campaign, reason: str = "", **values: int) -> Campaign:
+    """Change the Campaign Points a battle scores from now on; battles already completed
+    keep what they scored."""
+    common.only(values, SCORING_FIELDS, "scoring")
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    diff = common.apply_changes(campaign, SCORING_FIELDS, values)
+    if not diff:
+        return campaign
+    campaign.save(update_fields=list(diff))
+    common.record(
+        actor,
+        HistoryAction.SCORING_CHANGED,
+        f"Campaign Points of {campaign.name} changed",
+        campaign=campaign,
+        changed=diff,
+        reason=(reason or "").strip(),
+    )
+    return campaign

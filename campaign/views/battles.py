@@ -24,6 +24,7 @@ from campaign.forms.battles import BattleCreateForm, MusterForm, SideRecordForm
 from campaign.forms.blessings import BlessingPickForm
 from campaign.models import Battle, BattleParticipant, CrusadeForce
 from campaign.services.blessings import offered_blessings
+from campaign.services.phases import off_phase_size
 
 from ._common import posted, render_page
 
@@ -62,6 +63,8 @@ def battle_create(request: HttpRequest) -> HttpResponse:
                 )
             else:
                 messages.success(request, "Battle started. Muster your army.")
+            if off_size := off_phase_size(battle):
+                messages.warning(request, off_size)
             return redirect(battle)
     return render_page(request, "battles/battle_create.html", {"form": form})
 

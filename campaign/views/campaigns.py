@@ -1,5 +1,6 @@
-"""Campaigns: a player starts one; the campaign page (members, standings and battles); the
-invited user answers an invitation to join or organise one."""
+"""Campaigns: a player starts one; the campaign page (members, standings and battles); its
+organisers start its next phase; the invited user answers an invitation to join or
+organise one."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from campaign import selectors, services
 from campaign.access import get_campaign_for_user, get_campaign_invitation_for_user
+from campaign.bounds import fits_column
 from campaign.forms import add_service_errors
 from campaign.forms.campaigns import CampaignStartForm
-from campaign.models import Membership
+from campaign.models import Membership, Phase
+from campaign.services.phases import UNCHECKED
 
 from ._common import page_number, posted, render_page
 
@@ -60,6 +63,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         page=page_number(request),
         standings_page=page_number(request, "standings"),
         phase=page_number(request, "phase"),
+        phase_standings_page=page_number(request, "phase_standings"),
     )
     context = {
         "campaign": campaign,
@@ -70,6 +74,30 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ),
     }
     return render_page(request, "campaigns/detail.html", context)
+
+
+@require_POST
+@login_required
+def campaign_phase_advance(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser starts the campaign's next phase (the first one, to begin with). The
+    form names the phase the organiser saw as current, so two clicks at once advance once."""
+    campaign, _ = get_campaign_for_user(request.user, pk, write=True)
+    seen = request.POST.get("from_phase", "")
+    if seen and not fits_column(Phase._meta.pk, seen):
+        messages.error(request, "That form is out of date: here is the campaign as it is now.")
+        return redirect(campaign)
+    try:
+        phase = services.advance_phase(
+            actor=request.user,
+            campaign=campaign,
+            reason=request.POST.get("reason", "")[:500],
+            from_phase=(seen or None) if "from_phase" in request.POST else UNCHECKED,
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Phase {phase.position}, {phase.name}, has begun.")
+    return redirect(campaign)
 
 
 @require_POST

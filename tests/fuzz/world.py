@@ -261,6 +261,8 @@ def _pages(campaign, main: dict, battles: dict, invitation) -> dict[str, list[st
         "join_campaign": [reverse("join_campaign", args=[campaign.invite_code])],
         "campaign_detail": paths("campaign_detail", campaign),
         "campaign_packs": paths("campaign_packs", campaign),
+        # Only an organiser starts the next phase: every visitor here is refused.
+        "campaign_phase_advance": paths("campaign_phase_advance", campaign),
         **{name: paths(name, force) for name in FORCE_PAGES},
         "force_requisition": [
             reverse("force_requisition", args=[force.pk, rules.Requisition.INCREASE_SUPPLY_LIMIT])
@@ -293,8 +295,15 @@ def _pages(campaign, main: dict, battles: dict, invitation) -> dict[str, list[st
 def build_world() -> World:
     """The owner's forces in every state a page can be in, in one campaign; a member of it
     (the owner's opponent), and an outsider with a force in a campaign of their own."""
-    campaign = make_campaign(organiser=make_user("fuzz-organiser", is_staff=True), name="Fuzz")
+    organiser = make_user("fuzz-organiser", is_staff=True)
+    campaign = make_campaign(organiser=organiser, name="Fuzz")
     with_veteran_pack(with_sample_pack(campaign))
+    # A narrative campaign: its first phase is being played, at a size of its own.
+    services.define_phase(
+        actor=organiser, campaign=campaign, name="Landfall", battle_size="Incursion"
+    )
+    services.define_phase(actor=organiser, campaign=campaign, name="The Push", points_limit=1500)
+    services.advance_phase(actor=organiser, campaign=campaign)
     owner, member, outsider = (make_user(f"fuzz-{who}") for who in ("owner", "member", "outsider"))
     main = _main_force(owner, campaign)
     battles = _battles(owner, member, campaign)

@@ -86,6 +86,22 @@ CALLS: dict[str, Callable[[World], object]] = {
     "withdraw_campaign_invitation": lambda w: services.withdraw_campaign_invitation(
         actor=w.organiser, invitation=invited(w)
     ),
+    "define_phase": lambda w: services.define_phase(
+        actor=w.organiser, campaign=w.campaign, name="The Landing"
+    ),
+    "advance_phase": lambda w: (
+        services.advance_phase(
+            actor=w.organiser,
+            campaign=w.campaign,
+            reason="The fleet arrives",
+            from_phase=None,
+        )
+        if services.define_phase(actor=w.organiser, campaign=w.campaign, name="The Landing")
+        else None
+    ),
+    "set_scoring": lambda w: services.set_scoring(
+        actor=w.organiser, campaign=w.campaign, points_for_win=5
+    ),
     "set_house_rules": lambda w: services.set_house_rules(
         actor=w.actor, campaign=w.campaign, supply_limit_increase=250
     ),

@@ -13,10 +13,12 @@ import pytest
 from campaign import services, urls
 from campaign.models import (
     BattleParticipant,
+    Campaign,
     CampaignInvitation,
     HistoryEntry,
     Membership,
     OutOfActionTest,
+    Phase,
     Promotion,
 )
 from tests.blessings import blessing
@@ -54,6 +56,8 @@ EXPECTED = {
     "campaign_create": SIGNED_IN,
     "campaign_detail": READ,
     "campaign_packs": READ,
+    # An organiser starts the campaign's next phase, by POST only (who may: PHASE below).
+    "campaign_phase_advance": POST_ONLY,
     # Answering an invitation to a campaign takes POST only (who may: INVITED below).
     "campaign_invitation_accept": POST_ONLY,
     "campaign_invitation_decline": POST_ONLY,
@@ -156,6 +160,7 @@ def world():
             "join_campaign": {"code": campaign.invite_code},
             "campaign_detail": {"pk": campaign.pk},
             "campaign_packs": {"pk": campaign.pk},
+            "campaign_phase_advance": {"pk": campaign.pk},
             "campaign_invitation_accept": {"pk": invitation.pk},
             "campaign_invitation_decline": {"pk": invitation.pk},
             # Every page below forces/<pk>/ and units/<pk>/ takes the force's or the unit's pk.
@@ -230,6 +235,39 @@ def test_it_refuses_changes_from_anyone_who_does_not_own_the_force(client, world
 
     assert response.status_code == 403
     assert HistoryEntry.objects.count() == history
+
+
+# Who may start a campaign's next phase: its organisers (and superusers, who organise
+# every campaign); a player of it is refused, and for an outsider it does not exist.
+ADVANCED = 302
+PHASE = (LOGIN, NF, F, F, ADVANCED, ADVANCED)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_it_lets_only_organisers_start_the_next_phase(client, world, role):
+    from django.urls import reverse
+
+    campaign = Campaign.objects.get(pk=world["kwargs"]["campaign_detail"]["pk"])
+    first = Phase.objects.create(campaign=campaign, position=1, name="Landfall")
+    expected = PHASE[ROLES.index(role)]
+    if role != "anonymous":
+        client.force_login(world["users"][role])
+    history = HistoryEntry.objects.count()
+
+    response = client.post(
+        reverse("campaign_phase_advance", args=[campaign.pk]), {"from_phase": ""}
+    )
+
+    assert response.status_code == (302 if expected == LOGIN else expected), role
+    campaign.refresh_from_db()
+    if expected == ADVANCED:
+        assert campaign.current_phase == first
+        assert HistoryEntry.objects.count() == history + 1
+    else:
+        assert campaign.current_phase is None
+        assert HistoryEntry.objects.count() == history
+    if expected == LOGIN:
+        assert response["Location"].startswith("/accounts/login/")
 
 
 # Who may POST an answer to an invitation to a campaign: the invited user alone (here the
