@@ -4,6 +4,12 @@ Each service asks `campaign.rules`, raises `ValidationError` with a message a
 player understands, and writes a `HistoryEntry` for every change.
 """
 
+from .alliances import (
+    change_force_alliance,
+    choose_alliance,
+    define_alliance,
+    retire_alliance,
+)
 from .approval import (
     approve_restored_force,
     play_refusal,
@@ -102,6 +108,10 @@ from .requisitions import (
 from .restore import read_document, restore_force
 
 __all__ = [
+    "change_force_alliance",
+    "choose_alliance",
+    "define_alliance",
+    "retire_alliance",
     "pick_blessings",
     "withdraw_campaign_invitation",
     "invite_to_campaign",
