@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from campaign.models import Alliance, Campaign, CrusadeForce, CustomContent, HistoryAction
+from campaign.models import (
+    Alliance,
+    Campaign,
+    ContentPack,
+    CrusadeForce,
+    CustomContent,
+    HistoryAction,
+)
 from campaign.models.phases import COLOUR
 
 from . import _common as common
@@ -93,6 +100,43 @@ def define_alliance(
             changed=diff,
         )
     return alliance
+
+
+def alliances_from_pack(actor, campaign: Campaign, pack: ContentPack) -> list[Alliance]:
+    """Inside enabling ``pack`` (the campaign locked): each of its alliances becomes one of
+    the campaign's, unless the campaign already has an alliance of that name. Turning the
+    pack off later keeps them: forces fight for them."""
+    items = CustomContent.objects.available().filter(pack=pack, kind=CustomContent.Kind.ALLIANCE)
+    taken = {name.casefold() for name in campaign.alliances.values_list("name", flat=True)}
+    made = []
+    for item in items.order_by("position", "pk"):
+        if item.name.casefold() in taken:
+            continue
+        taken.add(item.name.casefold())
+        made.append(
+            Alliance(
+                campaign=campaign,
+                name=item.name,
+                colour=str(item.details.get("colour", "#666666")).lower(),
+                description=item.details.get("description", ""),
+                pack_item=item,
+            )
+        )
+    if made:
+        Alliance.objects.bulk_create(made)
+        common.write_history(
+            [
+                common.history_row(
+                    actor,
+                    HistoryAction.ALLIANCE_CHANGED,
+                    f"Alliance {a.name} formed in {campaign.name} from {pack.name}",
+                    campaign=campaign,
+                    changed={"name": [None, a.name], "colour": [None, a.colour]},
+                )
+                for a in made
+            ]
+        )
+    return made
 
 
 @transaction.atomic

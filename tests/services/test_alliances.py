@@ -4,8 +4,9 @@ and only an organiser changes it afterwards, with a reason."""
 import pytest
 
 from campaign import services
-from campaign.models import Alliance, HistoryAction
+from campaign.models import Alliance, CustomContent, HistoryAction, HistoryEntry
 from tests.factories import make_campaign, make_force, make_user, reload
+from tests.packs.helpers import SAMPLE as SAMPLE_PACK
 from tests.services.checks import latest_history, refused
 
 pytestmark = pytest.mark.django_db
@@ -228,3 +229,64 @@ def test_an_organisers_change_stays_within_the_campaign_and_its_live_alliances(c
         services.change_force_alliance(actor=organiser, force=force, alliance=retired, reason="x")
     with refused("The force already fights for that alliance."):
         services.change_force_alliance(actor=organiser, force=force, alliance=None, reason="x")
+
+
+def sample_pack(organiser, campaign=None):
+    return services.import_pack(actor=organiser, data=SAMPLE_PACK.read_bytes(), campaign=campaign)
+
+
+def test_enabling_a_pack_gives_the_campaign_its_alliances(campaign, organiser):
+    pack = sample_pack(organiser)
+
+    services.enable_pack(actor=organiser, campaign=campaign, pack=pack)
+
+    alliances = list(campaign.alliances.order_by("pk"))
+    assert [(a.name, a.colour) for a in alliances] == [
+        ("Wardens of the Vell", "#2f6fb3"),
+        ("The Besieging Host", "#b3302f"),
+        ("Scavenger Bands", "#c9a227"),
+    ]
+    assert all(a.pack_item.pack == pack and a.description for a in alliances)
+    formed = HistoryEntry.objects.filter(action=HistoryAction.ALLIANCE_CHANGED, campaign=campaign)
+    assert formed.count() == 3
+    assert not formed.filter(force__isnull=False).exists()
+
+
+def test_importing_a_pack_into_a_campaign_gives_it_the_alliances_too(campaign, organiser):
+    sample_pack(organiser, campaign)
+
+    assert campaign.alliances.count() == 3
+
+
+def test_a_pack_alliance_whose_name_the_campaign_has_is_left_out(campaign, organiser):
+    own = define(campaign, organiser, name="wardens of the vell", colour="#000000")
+
+    sample_pack(organiser, campaign)
+
+    assert campaign.alliances.count() == 3
+    assert reload(own).colour == "#000000"
+    assert reload(own).pack_item is None
+
+
+def test_turning_the_pack_off_keeps_its_alliances_and_their_forces(campaign, organiser):
+    pack = sample_pack(organiser)
+    services.enable_pack(actor=organiser, campaign=campaign, pack=pack)
+    force = make_force(campaign=campaign)
+    wardens = campaign.alliances.get(name="Wardens of the Vell")
+    services.choose_alliance(actor=force.player, force=force, alliance=wardens)
+
+    services.disable_pack(actor=organiser, campaign=campaign, pack=pack, reason="Next season")
+    services.enable_pack(actor=organiser, campaign=campaign, pack=pack)
+
+    assert campaign.alliances.count() == 3
+    assert reload(force).alliance == wardens
+
+
+def test_a_retired_pack_alliance_is_not_copied(campaign, organiser):
+    pack = sample_pack(organiser)
+    item = pack.items.get(kind=CustomContent.Kind.ALLIANCE, key="scavengers")
+    services.retire_custom_content(actor=organiser, content=item, reason="Not this season")
+
+    services.enable_pack(actor=organiser, campaign=campaign, pack=pack)
+
+    assert "Scavenger Bands" not in set(campaign.alliances.values_list("name", flat=True))
