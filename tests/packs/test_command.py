@@ -113,7 +113,8 @@ def test_it_imports_the_sample_pack_into_the_library_and_exports_it_byte_for_byt
     assert stored.campaign is None
     assert said == (
         f"{SAMPLE}: imported Sample house rules (sample-house-rules) into the library "
-        "(agendas: 3, blessings: 2, underdog thresholds: 2, requisitions: 2, counters: 1, alliances: 3)\n"
+        "(agendas: 3, blessings: 2, underdog thresholds: 2, requisitions: 2, counters: 1, "
+        "alliances: 3)\n"
     )
     assert export(stored.slug) == SAMPLE.read_text()
     entry = HistoryEntry.objects.get(action="pack_imported")
