@@ -1,9 +1,12 @@
 """Alliances: organisers define and retire them; a player picks one for their force once,
 and only an organiser changes it afterwards, with a reason."""
 
+import json
+from pathlib import Path
+
 import pytest
 
-from campaign import services
+from campaign import documents, selectors, services
 from campaign.models import Alliance, CustomContent, HistoryAction, HistoryEntry
 from tests.factories import make_campaign, make_force, make_user, reload
 from tests.packs.helpers import SAMPLE as SAMPLE_PACK
@@ -290,3 +293,84 @@ def test_a_retired_pack_alliance_is_not_copied(campaign, organiser):
     services.enable_pack(actor=organiser, campaign=campaign, pack=pack)
 
     assert "Scavenger Bands" not in set(campaign.alliances.values_list("name", flat=True))
+
+
+VERSION_1 = Path(__file__).parent / "data" / "force-export-v1.json"
+
+
+def restore(document, campaign):
+    player = make_user()
+    services.join_campaign(actor=player, user=player, campaign=campaign)
+    return services.restore_force(actor=player, player=player, campaign=campaign, document=document)
+
+
+def fighting_for(campaign, organiser, name="Wardens"):
+    alliance = define(campaign, organiser, name=name)
+    force = make_force(campaign=campaign)
+    services.choose_alliance(actor=force.player, force=force, alliance=alliance)
+    return force
+
+
+def test_an_export_names_the_forces_alliance(campaign, organiser):
+    force = fighting_for(campaign, organiser)
+
+    document = selectors.force_document(force)
+
+    assert document["force"]["alliance"] == "Wardens"
+    assert document["version"] == documents.VERSION
+
+
+def test_an_export_of_a_force_without_an_alliance_names_none(campaign):
+    assert selectors.force_document(make_force(campaign=campaign))["force"]["alliance"] == ""
+
+
+def test_a_restore_fights_for_the_alliance_of_that_name_in_the_new_campaign(organiser):
+    document = selectors.force_document(fighting_for(make_campaign(), organiser))
+    elsewhere = make_campaign(organiser=organiser)
+    wardens = define(elsewhere, organiser)
+
+    restored = restore(document, elsewhere)
+
+    assert restored.alliance == wardens
+    assert selectors.force_document(restored)["force"]["alliance"] == "Wardens"
+
+
+@pytest.mark.parametrize("theirs", ["Raiders", "wardens", None])
+def test_a_restore_fights_for_none_without_exactly_that_name(organiser, theirs):
+    document = selectors.force_document(fighting_for(make_campaign(), organiser))
+    elsewhere = make_campaign(organiser=organiser)
+    if theirs:
+        define(elsewhere, organiser, name=theirs)
+
+    assert restore(document, elsewhere).alliance is None
+
+
+def test_a_restore_does_not_join_a_retired_alliance(organiser):
+    document = selectors.force_document(fighting_for(make_campaign(), organiser))
+    elsewhere = make_campaign(organiser=organiser)
+    services.retire_alliance(actor=organiser, alliance=define(elsewhere, organiser), reason="x")
+
+    assert restore(document, elsewhere).alliance is None
+
+
+def test_exports_made_before_alliances_still_restore_without_one(campaign, organiser):
+    define(campaign, organiser)
+    version_1 = json.loads(VERSION_1.read_text())
+    version_2 = selectors.force_document(make_force(campaign=make_campaign()))
+    del version_2["force"]["alliance"]
+    del version_2["signature"]
+
+    assert "alliance" not in version_1["force"]
+    assert restore(version_1, campaign).alliance is None
+    assert restore(version_2, campaign).alliance is None
+
+
+@pytest.mark.parametrize("value", [3, ["Wardens"], {"name": "Wardens"}, "x" * 81])
+def test_a_restore_refuses_an_alliance_that_is_not_a_name(campaign, value):
+    document = selectors.force_document(make_force(campaign=make_campaign()))
+    document["force"]["alliance"] = value
+    player = make_user()
+    services.join_campaign(actor=player, user=player, campaign=campaign)
+
+    with refused("force.alliance must be the name of an alliance, or empty."):
+        services.restore_force(actor=player, player=player, campaign=campaign, document=document)
