@@ -12,6 +12,7 @@ from django.http import HttpRequest
 
 from campaign.bounds import fits_column
 from campaign.models import (
+    Alliance,
     Battle,
     BattleHonour,
     BattleParticipant,
@@ -75,6 +76,7 @@ CAMPAIGN_PATHS: dict[type[Model], str] = {
     HistoryEntry: "campaign",
     CounterValue: "force__campaign",
     PackRequisitionPurchase: "force__campaign",
+    Alliance: "campaign",
 }
 """How each kind of row reaches the campaign it belongs to."""
 

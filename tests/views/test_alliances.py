@@ -10,6 +10,7 @@ from django.urls import reverse
 from campaign import services
 from campaign.models import HistoryAction, HistoryEntry
 from tests.factories import make_campaign, make_force, reload
+from tests.packs.helpers import SAMPLE as SAMPLE_PACK
 
 from .helpers import count_queries, texts
 
@@ -205,3 +206,15 @@ def test_the_standings_ask_the_same_queries_however_many_forces_have_an_alliance
 
     # Built again (each change moved the page's version on), in as many queries.
     assert count_queries(client, url) == one
+
+
+def test_the_packs_page_lists_a_packs_alliances(client, owner, force, campaign):
+    services.import_pack(
+        actor=organiser_of(campaign), data=SAMPLE_PACK.read_bytes(), campaign=campaign
+    )
+    client.force_login(owner)
+
+    body = client.get(reverse("campaign_packs", args=[campaign.pk])).content.decode()
+
+    assert "Alliances (3)" in body
+    assert 'fill="#2f6fb3"/></svg> Wardens of the Vell' in body
