@@ -69,7 +69,6 @@ def define_alliance(
     colour: str,
     description: str = "",
     alliance: Alliance | None = None,
-    pack_item: CustomContent | None = None,
 ) -> Alliance:
     """A new alliance of ``campaign``, or ``alliance`` (one of its) edited."""
     campaign = _lock_campaign(campaign)
@@ -79,7 +78,7 @@ def define_alliance(
             common.refuse("That alliance belongs to another campaign.", field="campaign")
     values = _checked(campaign, name, colour, description, pk=alliance and alliance.pk)
     if alliance is None:
-        alliance = Alliance(campaign=campaign, pack_item=pack_item, **values)
+        alliance = Alliance(campaign=campaign, **values)
         _save(alliance)
         common.record(
             actor,
