@@ -5,7 +5,7 @@ take the fields from here, and the fields come from the models, so a field added
 card travels with it. Layout (version 2)::
 
     {"format": "crusade-force", "version": 2, "exported_at": ..., "exported_from": {...},
-     "force": {<FORCE_FIELDS>}, "totals": {...},
+     "force": {<FORCE_FIELDS>, "alliance": <name> | ""}, "totals": {...},
      "units": [{<UNIT_FIELDS>, "honours": [...], "scars": [...], "promotions": [...]}],
      "requisitions": [{<REQUISITION_FIELDS>, "unit": <index in units> | null}],
      "counters": [...], and per unit "counters" and "upgrades"   (`services.pack_state`)
@@ -15,7 +15,8 @@ card travels with it. Layout (version 2)::
 
 Links inside the document are indexes: an honour's ``promotion`` is an index in its
 unit's ``promotions`` and ``replaces`` an index in its unit's ``honours``; campaign
-content is named (``custom_content``), since ids mean nothing on another server.
+content is named (``custom_content``), since ids mean nothing on another server, and so
+is the force's alliance (optional: files made before alliances have none, and read).
 ``exported_from`` and ``totals`` are for people reading the file; a restore derives them.
 
 The server that writes a document signs it (`sign`): ``"signature"`` holds a signature

@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from campaign.views import (
     accounts,
+    alliances,
     battles,
     campaigns,
     card_image,
@@ -27,6 +28,7 @@ force_urls = [
     path("edit/", forces.force_edit, name="force_edit"),
     path("campaign/", forces.force_campaign, name="force_campaign"),
     path("banner/", forces.force_banner, name="force_banner"),
+    path("alliance/", alliances.force_alliance, name="force_alliance"),
     path("history/", forces.force_history, name="force_history"),
     path("print/", printing.force_print, name="force_print"),
     path("units/new/", units.unit_create, name="unit_create"),

@@ -9,7 +9,7 @@ is a status, so nothing is ever deleted here.
 
 One module per area: `scope` (who sees what), `base` (service forms and reason
 steps), `campaigns`, `members` (members and invitations), `packs` (content packs),
-`pack_content` (their items), `forces`, `battles`, `counters` (pack counters corrected
+`pack_content` (their items), `alliances`, `forces`, `battles`, `counters` (pack counters corrected
 with a reason) and `history`.
 """
 
@@ -18,6 +18,7 @@ from django.contrib import admin
 from campaign.forms.accounts import AdminLoginForm
 
 from . import (  # noqa: F401  (registers the admins)
+    alliances,
     battles,
     campaigns,
     counters,

@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from campaign import rules, services
 from campaign.models import CARD_FIELDS, BattleHonour, BattleScar, CrusadeForce, Provenance, Unit
 
+from .alliances import with_alliance
 from .base import (
     CORRECTION_HELP,
     ObjectToolMixin,
@@ -72,13 +73,15 @@ def correction_form(model, tracked, editable, *services_and_name) -> type[Correc
     return type(f"{model.__name__}ChangeForm", (CorrectionForm,), attrs)
 
 
-ForceChangeForm = correction_form(
-    CrusadeForce,
-    CrusadeForce.TRACKED_FIELDS,
-    CrusadeForce.NARRATIVE_FIELDS,
-    services.correct_force,
-    services.update_force_details,
-    "force",
+ForceChangeForm = with_alliance(
+    correction_form(
+        CrusadeForce,
+        CrusadeForce.TRACKED_FIELDS,
+        CrusadeForce.NARRATIVE_FIELDS,
+        services.correct_force,
+        services.update_force_details,
+        "force",
+    )
 )
 
 
@@ -246,6 +249,7 @@ class ForceAdmin(OrganiserAdmin):
                     ("supply_limit", "supply_used"),
                     ("rp", "rp_cap"),
                     ("battle_tally", "victories"),
+                    "alliance",
                     "reason",
                 ],
                 "description": "Changing any of these is a correction: say why. The "

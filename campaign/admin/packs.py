@@ -51,6 +51,7 @@ KIND_LABELS = {
     Kind.CRUSADE_RELIC: ("Relic", "Relics"),
     Kind.BATTLE_SCAR: ("Scar", "Scars"),
     Kind.COUNTER: ("counter", "counters"),
+    Kind.ALLIANCE: ("alliance", "alliances"),
 }
 
 

@@ -12,6 +12,7 @@ from django.http import HttpRequest
 
 from campaign.bounds import fits_column
 from campaign.models import (
+    Alliance,
     Battle,
     BattleHonour,
     BattleParticipant,
@@ -77,6 +78,7 @@ CAMPAIGN_PATHS: dict[type[Model], str] = {
     CounterValue: "force__campaign",
     PackRequisitionPurchase: "force__campaign",
     Phase: "campaign",
+    Alliance: "campaign",
 }
 """How each kind of row reaches the campaign it belongs to."""
 

@@ -2,7 +2,7 @@
 
 The core pack is the rules' own tables (``campaign.packs.core``) and is never stored. A
 stored pack's items are ``CustomContent`` rows, one per Agenda, Blessing, Requisition,
-upgrade, Battle Trait, Crusade Relic, Battle Scar or counter, in the pack's order; the
+upgrade, Battle Trait, Crusade Relic, Battle Scar, counter or alliance, in the pack's order; the
 numbers each kind carries (an Agenda's XP, a counter's bounds, ...) are in ``details``.
 """
 
@@ -151,6 +151,7 @@ class CustomContent(models.Model):
         REQUISITION = "requisition", "Requisition"
         UPGRADE = "upgrade", "Unit upgrade"
         COUNTER = "counter", "Counter"
+        ALLIANCE = "alliance", "Alliance"
 
     HONOUR_KINDS = (Kind.BATTLE_TRAIT, Kind.BATTLE_SCAR, Kind.CRUSADE_RELIC)
     """What the organiser adds one at a time to the campaign's house pack."""
@@ -265,6 +266,7 @@ ITEM_SPECS = {
     CustomContent.Kind.CRUSADE_RELIC: packs.spec.RELIC,
     CustomContent.Kind.BATTLE_SCAR: packs.spec.SCAR,
     CustomContent.Kind.COUNTER: packs.spec.COUNTER,
+    CustomContent.Kind.ALLIANCE: packs.spec.ALLIANCE,
 }
 """Each kind's object in the pack format."""
 SECTION_KINDS: dict[str, str] = {
@@ -275,5 +277,6 @@ SECTION_KINDS: dict[str, str] = {
     "crusade_relics": CustomContent.Kind.CRUSADE_RELIC,
     "battle_scars": CustomContent.Kind.BATTLE_SCAR,
     "counters": CustomContent.Kind.COUNTER,
+    "alliances": CustomContent.Kind.ALLIANCE,
 }
 """Each section of a pack file and the kind of item it holds (Battle Traits are in tables)."""

@@ -107,6 +107,16 @@ class Counter:
 
 
 @dataclass(frozen=True)
+class Alliance:
+    """A side of a campaign: forces fight for it under its colour (#rrggbb)."""
+
+    id: str
+    name: str
+    colour: str
+    description: str
+
+
+@dataclass(frozen=True)
 class Header:
     slug: str
     name: str
@@ -131,3 +141,4 @@ class Pack:
     crusade_relics: tuple[Relic, ...] = ()
     battle_scars: tuple[Scar, ...] = ()
     counters: tuple[Counter, ...] = ()
+    alliances: tuple[Alliance, ...] = ()

@@ -23,6 +23,8 @@ def _field(f: Field) -> dict[str, Any]:
             result["minLength"] = f.min_length
     elif f.kind == "id":
         result = {"type": "string", "pattern": spec.ID_PATTERN}
+    elif f.kind == "colour":
+        result = {"type": "string", "pattern": spec.COLOUR_PATTERN}
     elif f.kind == "enum":
         result = {"type": "string", "enum": list(f.choices)}
     elif f.kind == "bool":
@@ -78,7 +80,8 @@ def json_schema() -> dict[str, Any]:
             f"{body['description']} Ids are unique within each section (and within a table's "
             "entries); a requisition's cost_in, counter and upgrade name this pack's own "
             "counters and upgrades; a counter has least <= start <= most; underdog "
-            'thresholds go up; no counter is called "rp"; names are not blank; texts hold no '
+            'thresholds go up; no counter is called "rp"; alliance names are unique; '
+            "names are not blank; texts hold no "
             "control characters (a newline is allowed in effects and descriptions). "
             f"Files are at most {spec.MAX_BYTES} bytes."
         ),

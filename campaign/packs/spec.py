@@ -1,7 +1,8 @@
 """The content pack format, declared once: the validator and the JSON Schema both read it.
 
 Each object is an ``Obj`` of ``Field``s. A field's kind is "text", "id" (a lowercase
-slug), "int", "bool", "enum" or "list" (of ``item`` objects). Rules that span fields
+slug), "colour" (# and six hex digits), "int", "bool", "enum" or "list" (of ``item``
+objects). Rules that span fields
 (ids unique, cross references, ``least <= start <= most``, increasing thresholds, the
 fields each ``effect_kind`` needs) are the validator's and are described in the schema's
 ``description``s and ``if``/``then`` blocks.
@@ -28,6 +29,7 @@ MAX_PROBLEMS = 50
 """The error lists at most this many problems (then says how many more there were)."""
 
 ID_PATTERN = "^[a-z0-9-]{1,40}$"
+COLOUR_PATTERN = "^#[0-9a-fA-F]{6}$"
 NAME_MAX = 80
 EFFECT_MAX = 1000
 
@@ -187,6 +189,23 @@ COUNTER = Obj(
     ),
     "least <= start <= most.",
 )
+ALLIANCE = Obj(
+    "alliance",
+    model.Alliance,
+    (
+        id_field(),
+        name_field(),
+        Field("colour", "colour", description="# and six hex digits, e.g. #3366cc"),
+        Field(
+            "description",
+            "text",
+            max_length=EFFECT_MAX,
+            description="may be empty: what the alliance fights for",
+        ),
+    ),
+    "A side forces fight for; a campaign that enables the pack gains it (unless it "
+    "already has an alliance of that name). Names are unique within the pack.",
+)
 HEADER = Obj(
     "pack",
     model.Header,
@@ -228,6 +247,7 @@ PACK = Obj(
         Field("crusade_relics", "list", required=False, item=RELIC),
         Field("battle_scars", "list", required=False, item=SCAR),
         Field("counters", "list", required=False, item=COUNTER, max_items=20),
+        Field("alliances", "list", required=False, item=ALLIANCE, max_items=20),
     ),
     "One book or supplement, or a group's house rules.",
     unique_id=False,

@@ -19,6 +19,7 @@ from .model import Pack
 from .spec import EFFECT_KIND_FIELDS, Field, Obj
 
 ID_RE = re.compile(spec.ID_PATTERN)
+COLOUR_RE = re.compile(spec.COLOUR_PATTERN)
 TOKENS = re.compile(r'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]', re.DOTALL)
 """A string (to its end, even unclosed: never scanned twice) or a bracket."""
 CONTROL = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
@@ -98,9 +99,12 @@ def parse(data: bytes) -> Any:
 
 def _check_field(f: Field, value: Any, place: str, problems: list[str]) -> Any:
     """The checked value (lists become tuples of dataclasses), or None after a problem."""
-    if f.kind in ("text", "id", "enum"):
+    if f.kind in ("text", "id", "enum", "colour"):
         if not isinstance(value, str):
             problems.append(f"{place}: must be text")
+            return None
+        if f.kind == "colour" and not COLOUR_RE.fullmatch(value):
+            problems.append(f"{place}: must be # and six hex digits, like #3366cc")
             return None
         if f.kind == "id" and not ID_RE.match(value):
             problems.append(f"{place}: must be 1 to 40 lowercase letters, digits or hyphens")
@@ -230,6 +234,12 @@ def _check_links(pack: Pack, problems: list[str]) -> None:
                 problems.append(f'{place}.target: must be "unit" to give an upgrade')
         if r.change == 0:
             problems.append(f"{place}.change: must not be 0")
+    names: set[str] = set()
+    for i, a in enumerate(pack.alliances):
+        name = a.name.strip().casefold()
+        if name in names:
+            problems.append(f'alliances[{i}].name: "{a.name}" is used twice')
+        names.add(name)
 
 
 def check(value: Any) -> Pack:

@@ -85,7 +85,9 @@ class CampaignOverview:
     @cached_property
     def _forces(self):
         # The forces' stored totals, ranked by the database as the rules order standings.
-        return self.campaign.forces.select_related("player").order_by(*rules.STANDINGS_ORDER)
+        return self.campaign.forces.select_related("player", "alliance").order_by(
+            *rules.STANDINGS_ORDER
+        )
 
     @cached_property
     def standings_page(self) -> Page:

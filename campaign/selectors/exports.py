@@ -36,7 +36,9 @@ def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, A
     """The force's complete Crusade state (and, with ``history``, its history), in a
     fixed number of queries however many units it has. Signed by this server
     (`documents.sign`), so that a restore can tell it was not changed."""
-    force = CrusadeForce.objects.select_related("player", "campaign", "provenance").get(pk=force.pk)
+    force = CrusadeForce.objects.select_related("player", "campaign", "provenance", "alliance").get(
+        pk=force.pk
+    )
     units = list(
         force.units.order_by("created_at", "pk").prefetch_related(
             Prefetch("honours", BattleHonour.objects.select_related("custom_content")),
@@ -57,7 +59,10 @@ def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, A
             "force_id": force.pk,
             "campaign": force.campaign.name if force.campaign else None,
         },
-        "force": doc.encode(force, doc.FORCE_FIELDS),
+        "force": {
+            **doc.encode(force, doc.FORCE_FIELDS),
+            "alliance": force.alliance.name if force.alliance_id else "",
+        },
         "totals": {name: getattr(force, name) for name in ("rp_cap", *force.TOTAL_FIELDS)},
         "units": [_unit(unit) for unit in units],
         "requisitions": [

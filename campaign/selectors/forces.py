@@ -19,6 +19,7 @@ from campaign.models import (
     Unit,
 )
 
+from .alliances import choosable_alliances, has_alliances_to_pick
 from .counters import PackSection, force_pack_section, has_pack_content
 from .paging import paginate
 
@@ -54,6 +55,17 @@ class OrderOfBattle:
     def packs(self) -> PackSection | None:
         """The force's pack counters and the packs' Requisitions (None without any)."""
         return force_pack_section(self.force, in_battle=self.in_battle)
+
+    @cached_property
+    def alliances_to_pick(self) -> list:
+        """The alliances the force's player may pick from while it fights for none (a
+        query only then, and only in a campaign that has one)."""
+        force = self.force
+        if not self.can_write or force.alliance_id is not None or force.campaign_id is None:
+            return []
+        if not getattr(force, "has_alliances_to_pick", True):
+            return []
+        return list(choosable_alliances(force.campaign_id))
 
     @property
     def version(self) -> int:
@@ -153,8 +165,12 @@ def order_of_battle_forces() -> QuerySet[CrusadeForce]:
     """Forces as the Order of Battle reads them (through their access helper): with their
     player and campaign, and whether a battle not over invited them or holds them."""
     sides = BattleParticipant.objects.filter(BattleParticipant.in_play(), force=OuterRef("pk"))
-    return CrusadeForce.objects.select_related("player", "campaign", "provenance").annotate(
-        has_sides_in_play=Exists(sides), has_pack_content=has_pack_content()
+    return CrusadeForce.objects.select_related(
+        "player", "campaign", "provenance", "alliance"
+    ).annotate(
+        has_sides_in_play=Exists(sides),
+        has_pack_content=has_pack_content(),
+        has_alliances_to_pick=has_alliances_to_pick(),
     )
 
 

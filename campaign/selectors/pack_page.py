@@ -46,7 +46,7 @@ class PackSection:
     def is_empty(self) -> bool:
         p = self.pack
         sections = (p.agendas, p.blessings, p.requisitions, p.upgrades, p.battle_traits)
-        return not any((*sections, p.crusade_relics, p.battle_scars, p.counters))
+        return not any((*sections, p.crusade_relics, p.battle_scars, p.counters, p.alliances))
 
 
 def _requisition(pack: packs.Pack, item: packs.model.Requisition) -> RequisitionLine:

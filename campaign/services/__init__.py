@@ -4,6 +4,12 @@ Each service asks `campaign.rules`, raises `ValidationError` with a message a
 player understands, and writes a `HistoryEntry` for every change.
 """
 
+from .alliances import (
+    change_force_alliance,
+    choose_alliance,
+    define_alliance,
+    retire_alliance,
+)
 from .approval import (
     approve_restored_force,
     play_refusal,
@@ -107,6 +113,10 @@ __all__ = [
     "advance_phase",
     "define_phase",
     "set_scoring",
+    "change_force_alliance",
+    "choose_alliance",
+    "define_alliance",
+    "retire_alliance",
     "pick_blessings",
     "withdraw_campaign_invitation",
     "invite_to_campaign",

@@ -30,6 +30,7 @@ from campaign.models import (
 )
 
 from . import _common as common
+from .alliances import alliances_from_pack
 
 Kind = CustomContent.Kind
 CUSTOM_FIELDS = ("name", "effect", "relic_category", "trait_table")
@@ -151,6 +152,7 @@ def _enable(actor, campaign: Campaign, pack: ContentPack) -> EnabledPack:
         campaign=campaign,
         changed={"pack": [None, pack.slug]},
     )
+    alliances_from_pack(actor, campaign, pack)
     return enabled
 
 

@@ -14,6 +14,7 @@ from django.utils.dateparse import parse_datetime
 from campaign import documents as doc
 from campaign import rules
 from campaign.models import (
+    Alliance,
     BattleHonour,
     BattleScar,
     Campaign,
@@ -33,6 +34,7 @@ from .forces import require_member
 from .pack_state import PackState, read_pack_state, resolve_pack_state, write_pack_state
 
 Kind = CustomContent.Kind
+ALLIANCE_NAME = Alliance._meta.get_field("name").max_length
 
 
 @dataclass
@@ -78,6 +80,9 @@ class Restorable:
     packs: PackState = field(default_factory=PackState)
     """The force's pack counters and its units' counters and upgrades (`pack_state`)."""
 
+    alliance: str = ""
+    """The name of the alliance the force fought for ("" for none)."""
+
     waiting: bool = False
     """A verified export of a force that needed an organiser's approval: its copy needs
     one too."""
@@ -122,6 +127,9 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
     if not isinstance(force_data, dict):
         raise ValidationError('The export has no "force" object.')
     force = doc.decode(CrusadeForce, doc.FORCE_FIELDS, force_data, "force")
+    alliance = force_data.get("alliance", "")
+    if not isinstance(alliance, str) or len(alliance) > ALLIANCE_NAME:
+        raise ValidationError("force.alliance must be the name of an alliance, or empty.")
     unit_rows = doc.check_rows(document, "units", "")
     cards = [_card(data, f"units[{index}]", index) for index, data in enumerate(unit_rows)]
     packs = read_pack_state(document, unit_rows, [card.place for card in cards])
@@ -174,6 +182,7 @@ def read_document(document: Any, *, house: rules.HouseRules) -> Restorable:
         exported_from=_exported_from(document),
         waiting=waiting,
         packs=packs,
+        alliance=alliance.strip(),
     )
 
 
@@ -381,7 +390,11 @@ def restore_force(
     if name.strip():
         values["name"] = name.strip()
     force = CrusadeForce.objects.create(
-        player=player, campaign=campaign, rp_cap=house.rp_cap, **values
+        player=player,
+        campaign=campaign,
+        rp_cap=house.rp_cap,
+        alliance=_alliance(campaign, restorable.alliance),
+        **values,
     )
     units = Unit.objects.bulk_create(
         [Unit(force=force, **card.values) for card in restorable.cards]
@@ -403,6 +416,13 @@ def restore_force(
     )
     _write_history(actor, force, units, restorable)
     return force
+
+
+def _alliance(campaign: Campaign | None, name: str) -> Alliance | None:
+    """The campaign's alliance (not retired) of exactly that name, if it has one."""
+    if campaign is None or not name:
+        return None
+    return Alliance.objects.filter(campaign=campaign, name=name, retired=False).first()
 
 
 def _write_rows(force: CrusadeForce, units: list[Unit], restorable: Restorable) -> None:

@@ -80,6 +80,7 @@ FORCE_PAGES = (
     "force_detail",
     "force_edit",
     "force_banner",
+    "force_alliance",
     "force_history",
     "unit_create",
     "unit_supply_check",

@@ -234,6 +234,66 @@ CASES = [
         ["upgrades[0].crusade_points: must be between 0 and 3"],
     ),
     (
+        "alliance colour not hex",
+        setter("alliances.0.colour", "blue"),
+        ["alliances[0].colour: must be # and six hex digits, like #3366cc"],
+    ),
+    (
+        "alliance colour of three digits",
+        setter("alliances.0.colour", "#abc"),
+        ["alliances[0].colour: must be # and six hex digits, like #3366cc"],
+    ),
+    (
+        "alliance colour as a number",
+        setter("alliances.0.colour", 3366),
+        ["alliances[0].colour: must be text"],
+    ),
+    (
+        "alliance without a colour",
+        deleter("alliances.0.colour"),
+        ["alliances[0].colour: is missing"],
+    ),
+    (
+        "alliance name too long",
+        setter("alliances.1.name", "x" * 81),
+        ["alliances[1].name: must be 1 to 80 characters"],
+    ),
+    (
+        "alliance description too long",
+        setter("alliances.2.description", "x" * 1001),
+        ["alliances[2].description: must be at most 1000 characters"],
+    ),
+    (
+        "unknown key in an alliance",
+        lambda d: d["alliances"][0].update(banner="x"),
+        ['alliances[0]: unknown key "banner"'],
+    ),
+    (
+        "too many alliances",
+        lambda d: d.update(
+            alliances=[
+                {"id": f"a{i}", "name": f"A{i}", "colour": "#000000", "description": ""}
+                for i in range(21)
+            ]
+        ),
+        ["alliances: must hold at most 20 items"],
+    ),
+    (
+        "alliances not a list",
+        setter("alliances", {"id": "wardens"}),
+        ["alliances: must be a list"],
+    ),
+    (
+        "duplicate alliance id",
+        setter("alliances.1.id", "wardens"),
+        ['alliances[1].id: "wardens" is used twice'],
+    ),
+    (
+        "duplicate alliance name",
+        setter("alliances.1.name", "wardens of the vell"),
+        ['alliances[1].name: "wardens of the vell" is used twice'],
+    ),
+    (
         "two problems at once",
         lambda d: (d["agendas"][0].update(xp=99), d["pack"].update(slug="")),
         [

@@ -21,7 +21,7 @@ def validate(path) -> str:
 def test_it_says_a_good_pack_is_good_with_its_name_and_counts():
     assert validate(SAMPLE) == (
         f"{SAMPLE}: a good content pack: Sample house rules (agendas: 3, blessings: 2, "
-        "underdog thresholds: 2, requisitions: 2, counters: 1)\n"
+        "underdog thresholds: 2, requisitions: 2, counters: 1, alliances: 3)\n"
     )
 
 
@@ -113,7 +113,8 @@ def test_it_imports_the_sample_pack_into_the_library_and_exports_it_byte_for_byt
     assert stored.campaign is None
     assert said == (
         f"{SAMPLE}: imported Sample house rules (sample-house-rules) into the library "
-        "(agendas: 3, blessings: 2, underdog thresholds: 2, requisitions: 2, counters: 1)\n"
+        "(agendas: 3, blessings: 2, underdog thresholds: 2, requisitions: 2, counters: 1, "
+        "alliances: 3)\n"
     )
     assert export(stored.slug) == SAMPLE.read_text()
     entry = HistoryEntry.objects.get(action="pack_imported")

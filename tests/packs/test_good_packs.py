@@ -110,3 +110,19 @@ def test_it_leaves_out_optional_fields_and_empty_sections_when_it_writes():
         "agendas_per_battle",
         *[name for name in SECTIONS if name in written],
     ]
+
+
+def test_it_reads_the_sample_packs_alliances_with_their_colours():
+    pack = load_pack(SAMPLE.read_bytes())
+    assert [(a.id, a.colour) for a in pack.alliances] == [
+        ("wardens", "#2f6fb3"),
+        ("besiegers", "#b3302f"),
+        ("scavengers", "#c9a227"),
+    ]
+    assert all(a.name and a.description for a in pack.alliances)
+
+
+def test_a_pack_without_alliances_is_written_without_the_section():
+    data = sample()
+    del data["alliances"]
+    assert "alliances" not in json.loads(pack_text(load_pack(json.dumps(data).encode())))

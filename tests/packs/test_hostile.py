@@ -86,6 +86,20 @@ def test_it_refuses_a_lone_surrogate_in_a_name():
     assert refused.value.problems == ["agendas[0].name: must not hold control characters"]
 
 
+def test_it_refuses_control_characters_and_markup_free_colours_in_an_alliance():
+    data = sample()
+    data["alliances"][0]["name"] = "Wardens\x07"
+    data["alliances"][1]["colour"] = '#000000" onload="x'
+    data["alliances"][2]["colour"] = "#aabbcc\n"
+    with pytest.raises(PackError) as refused:
+        load_pack(repr_json(data))
+    assert refused.value.problems == [
+        "alliances[0].name: must not hold control characters",
+        "alliances[1].colour: must be # and six hex digits, like #3366cc",
+        "alliances[2].colour: must be # and six hex digits, like #3366cc",
+    ]
+
+
 def repr_json(data) -> bytes:
     import json
 

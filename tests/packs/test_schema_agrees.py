@@ -37,6 +37,8 @@ VALIDATOR_ONLY = {
     "change of 0",
     "blank name",
     "counter named rp",
+    "duplicate alliance id",
+    "duplicate alliance name",
 }
 
 

@@ -263,7 +263,23 @@ CALLS: dict[str, Callable[[World], object]] = {
     "refuse_restored_force": lambda w: services.refuse_restored_force(
         actor=w.organiser, force=awaiting_approval(w), reason="Not the roster we saw"
     ),
+    "define_alliance": lambda w: alliance(w),
+    "retire_alliance": lambda w: services.retire_alliance(
+        actor=w.organiser, alliance=alliance(w), reason="Wiped out in the last phase"
+    ),
+    "choose_alliance": lambda w: services.choose_alliance(
+        actor=w.actor, force=w.force, alliance=alliance(w)
+    ),
+    "change_force_alliance": lambda w: services.change_force_alliance(
+        actor=w.organiser, force=w.force, alliance=alliance(w), reason="Swapped sides"
+    ),
 }
+
+
+def alliance(w: World):
+    return services.define_alliance(
+        actor=w.organiser, campaign=w.campaign, name="Wardens of the Gate", colour="#3366cc"
+    )
 
 
 def underdog(w: World):

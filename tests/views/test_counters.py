@@ -176,6 +176,10 @@ def test_it_asks_one_query_more_for_a_force_page_with_pack_content(client, owner
     Order of Battle's 3 when cached); one with them asks once more for all of it, and
     nothing more when looked at again until the force or its campaign changes."""
     plain = make_force(player=owner, campaign=make_campaign(name="Plain"), name="Plain")
+    # The sample pack brings alliances too: fighting for one, the force is offered none
+    # (the offer asks its own query, tests/views/test_alliances.py).
+    wardens = force.campaign.alliances.first()
+    services.choose_alliance(actor=owner, force=force, alliance=wardens)
     client.force_login(owner)
     urls = [reverse("force_detail", args=[f.pk]) for f in (plain, force)]
     first = [count_queries(client, url) for url in urls]

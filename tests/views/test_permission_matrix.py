@@ -67,6 +67,8 @@ EXPECTED = {
     # The owner's force is in a campaign already: the page sends them back to it.
     "force_campaign": (LOGIN, NF, F, "redirect", F, F),
     "force_banner": POST_ONLY,
+    # The owner picks the force's alliance with a POST (who may: the refusals below).
+    "force_alliance": POST_ONLY,
     "force_history": READ,
     "force_print": READ,
     "unit_create": WRITE,
@@ -214,6 +216,7 @@ def test_it_answers_each_role_as_the_access_table_says(client, world, name):
         "promotion_settle",
         "force_requisition",
         "force_pack_requisition",
+        "force_alliance",
         "unit_pack_requisition",
         "army_muster",
         "force_import_units",
