@@ -23,6 +23,7 @@ from campaign.models import (
     CustomContent,
     EnabledPack,
     HistoryEntry,
+    LogEntry,
     Membership,
     PackRequisitionPurchase,
     Unit,
@@ -73,6 +74,7 @@ CAMPAIGN_PATHS: dict[type[Model], str] = {
     Battle: "campaign",
     BattleParticipant: "battle__campaign",
     HistoryEntry: "campaign",
+    LogEntry: "campaign",
     CounterValue: "force__campaign",
     PackRequisitionPurchase: "force__campaign",
 }

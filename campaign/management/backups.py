@@ -9,6 +9,7 @@ the wrong data.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -37,7 +38,17 @@ def database_file(command: str) -> Path:
     return Path(name).resolve()
 
 
+def _regexp(pattern: str | None, value) -> bool | None:
+    """SQLite's ``value REGEXP pattern``, as Django gives its own connections."""
+    if pattern is None or value is None:
+        return None
+    return re.search(pattern, str(value)) is not None
+
+
 def check_integrity(connection: sqlite3.Connection, what: Path) -> None:
+    """SQLite's integrity check, which also checks every CHECK constraint: some use
+    REGEXP (an alliance's colour), a function only Django's own connections had."""
+    connection.create_function("REGEXP", 2, _regexp, deterministic=True)
     (result,) = connection.execute("PRAGMA integrity_check").fetchone()
     if result != "ok":
         raise CommandError(f"{what} fails SQLite's integrity check: {result}")
