@@ -26,7 +26,7 @@ from tests.factories import (
     make_user,
 )
 
-from .helpers import count_queries
+from .helpers import count_queries, texts
 
 pytestmark = pytest.mark.django_db
 
@@ -388,3 +388,37 @@ def test_a_battle_in_progress_does_not_offer_it_yet(client, world):
     battle = make_battle(world["force"], world["rival"], campaign=world["campaign"])
     html = signed_in(client, world["author"]).get(reverse("battle_detail", args=[battle.pk]))
     assert "Tell the story" not in html.content.decode()
+
+
+def test_the_side_that_completes_a_battle_is_told_it_can_tell_the_story(client, world):
+    battle = make_battle(world["force"], world["rival"], campaign=world["campaign"])
+    sides = list(battle.participants.select_related("force__player"))
+    for side in sides:
+        warlord = side.force.units.get()
+        services.muster_army(
+            actor=side.force.player,
+            participant=side,
+            units=[warlord],
+            warlord=warlord,
+            faction="Adeptus Astartes",
+            detachment="Gladius",
+        )
+    mine, theirs = (
+        next(s for s in sides if s.force == f) for f in (world["force"], world["rival"])
+    )
+    services.record_side(actor=world["author"], participant=mine, result="win", outcomes={})
+    client = signed_in(client, world["member"])
+    entry = theirs.army.get()
+    response = client.post(
+        reverse("army_record", args=[theirs.pk]),
+        {
+            "result": "loss",
+            "confirm": "1",
+            f"kills_{entry.pk}": 0,
+            f"bonus_{entry.pk}": 0,
+            f"reason_{entry.pk}": "",
+        },
+    )
+
+    assert response.status_code == 302
+    assert any("tell the story of this battle" in m for m in texts(response))
