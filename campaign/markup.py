@@ -34,9 +34,10 @@ def clean(text: str) -> str:
 def _inline(line: str) -> str:
     """One line: text escaped, ``**`` and ``*`` pairs turned into tags that always nest.
 
-    A stack of open marks: a mark already open closes (the marks opened inside it and
-    still open fall back to their characters); any other mark opens; what is left open at
-    the end of the line is its characters again. An empty pair stays as characters."""
+    A stack of open marks: a mark already open closes, right after a word (the marks
+    opened inside it and still open fall back to their characters); any other mark opens,
+    right before a word; what is left open at the end of the line is its characters
+    again, and so is a mark between spaces ("5 * 3")."""
     pieces: list[str] = []
     opened: list[tuple[str, int]] = []  # (mark, index of its piece)
     at = 0
@@ -44,10 +45,15 @@ def _inline(line: str) -> str:
         pieces.append(escape(line[at : match.start()]))
         at = match.end()
         mark = match.group()
+        before = line[match.start() - 1] if match.start() else " "
+        after = line[match.end()] if match.end() < len(line) else " "
         where = next((i for i, (m, _) in enumerate(opened) if m == mark), None)
-        if where is None:
-            opened.append((mark, len(pieces)))
-            pieces.append(mark)
+        if where is None or before.isspace():
+            if after.isspace():  # "5 * 3": neither opens nor closes
+                pieces.append(mark)
+            else:
+                opened.append((mark, len(pieces)))
+                pieces.append(mark)
             continue
         start = opened[where][1]
         del opened[where:]  # marks opened inside it stay as their characters

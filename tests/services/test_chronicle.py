@@ -8,6 +8,8 @@ from io import BytesIO
 
 import pytest
 from django.core.files.base import ContentFile
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from campaign import markup, pictures, selectors, services
@@ -310,6 +312,9 @@ def test_a_forces_export_carries_no_log_entry_and_restoring_it_touches_none(tabl
         ("- one\n- two", "<ul><li>one</li><li>two</li></ul>"),
         ("> said\n> he", "<blockquote><p>said<br>he</p></blockquote>"),
         ("Intro\n- item", "<p>Intro</p>\n<ul><li>item</li></ul>"),
+        ("5 * 3 * 2", "<p>5 * 3 * 2</p>"),
+        ("****", "<p>****</p>"),
+        ("**open", "<p>**open</p>"),
     ],
 )
 def test_it_renders_the_few_marks(text, html):
@@ -367,3 +372,24 @@ def test_it_marks_the_output_safe_only_after_escaping():
     html = markup.render("<b>")
     assert hasattr(html, "__html__")
     assert html == "<p>&lt;b&gt;</p>"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(
+    st.text(alphabet=st.sampled_from(list("ab *-><&\"'\n\x00/=:")) | st.characters(), max_size=300)
+)
+def test_any_text_renders_as_well_nested_tags_of_our_own_with_no_attribute(text):
+    html = markup.render(text)
+    tags = re.findall(r"<(/?)([^\s>/]+)([^>]*)>", html)
+    stack = []
+    for closing, tag, rest in tags:
+        assert tag in {"p", "br", "strong", "em", "ul", "li", "blockquote"}, html
+        assert rest == "", html  # no attribute, ever
+        if tag == "br":
+            continue
+        if closing:
+            assert stack and stack.pop() == tag, html
+        else:
+            stack.append(tag)
+    assert not stack, html
+    assert "\x00" not in html
