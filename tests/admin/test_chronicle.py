@@ -88,3 +88,31 @@ def test_a_player_who_is_not_staff_cannot_reach_it(client, campaign):
     entry_in(campaign)
     client.force_login(make_user("plain"))
     assert client.get(CHANGELIST).status_code == 302
+
+
+def test_it_hides_and_shows_an_entry_from_its_own_page(organiser_client, campaign):
+    entry = entry_in(campaign)
+    page = reverse("admin:campaign_logentry_change", args=[entry.pk])
+    hide = reverse("admin:campaign_logentry_hide", args=[entry.pk])
+    show = reverse("admin:campaign_logentry_show", args=[entry.pk])
+
+    assert f'href="{hide}"' in organiser_client.get(page).content.decode()
+    assert organiser_client.get(hide).status_code == 200
+    assert organiser_client.post(hide, {"apply": "yes", "reason": ""}).status_code == 200
+    assert not reload(entry).is_hidden
+
+    assert organiser_client.post(hide, {"apply": "yes", "reason": "Spoiler"}).status_code == 302
+    assert reload(entry).is_hidden
+    assert f'href="{show}"' in organiser_client.get(page).content.decode()
+    assert organiser_client.post(hide, {"apply": "yes", "reason": "Again"}).status_code == 302
+    assert HistoryEntry.objects.filter(action="log_entry_hidden").count() == 1
+
+    organiser_client.post(show, {"apply": "yes", "reason": "After the finale"})
+    assert not reload(entry).is_hidden
+
+
+def test_it_keeps_another_campaigns_entry_out_of_reach(organiser_client, rival_campaign):
+    theirs = entry_in(rival_campaign)
+    hide = reverse("admin:campaign_logentry_hide", args=[theirs.pk])
+    assert organiser_client.post(hide, {"apply": "yes", "reason": "Mine"}).status_code == 404
+    assert not reload(theirs).is_hidden
