@@ -31,6 +31,7 @@ from campaign.models import (
     Campaign,
     CampaignInvitation,
     CrusadeForce,
+    LogEntry,
     Membership,
     OutOfActionTest,
     Promotion,
@@ -41,6 +42,7 @@ OWNER_ONLY = "Only the force's player can change it."
 PLAYERS_ONLY = "Only players with a force in this battle can record it."
 STARTER_ONLY = "Only the player who started this battle can do that."
 ORGANISERS_ONLY = "Only the campaign's organisers can do that."
+AUTHOR_ONLY = "Only the author of this entry can change it."
 
 T = TypeVar("T")
 
@@ -255,3 +257,24 @@ def get_participant_for_user(
     )
     can_write, refusal = _writer(user, battle, starter=starter, otherwise=(owner, OWNER_ONLY))
     return _decide(participant, can_write=can_write, visible=visible, write=write, refusal=refusal)
+
+
+def get_log_entry_for_user(user, pk: int, *, write: bool = False) -> tuple[LogEntry, bool]:
+    """An entry of a campaign's log: the campaign's members read it; only its author
+    changes it. A hidden entry is seen only by its author and the campaign's organisers
+    (anyone else gets a 404, as if it were not there)."""
+    entry = _fetch(
+        LogEntry.objects.select_related(
+            "campaign", "author", "battle", "territory", "phase", "hidden_by"
+        ),
+        pk,
+        "log entry",
+    )
+    author = user.is_authenticated and entry.author_id == user.pk
+    role = _role(user, entry.campaign_id) if user.is_authenticated else None
+    visible = role is not None and (
+        not entry.is_hidden or author or role == Membership.Role.ORGANISER
+    )
+    return _decide(
+        entry, can_write=author and visible, visible=visible, write=write, refusal=AUTHOR_ONLY
+    )

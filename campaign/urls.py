@@ -9,6 +9,7 @@ from campaign.views import (
     battles,
     campaigns,
     card_image,
+    chronicle,
     counters,
     forces,
     imports,
@@ -75,6 +76,11 @@ urlpatterns = [
     path("campaigns/new/", campaigns.campaign_create, name="campaign_create"),
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign_detail"),
     path("campaigns/<int:pk>/packs/", packs.campaign_packs, name="campaign_packs"),
+    # The campaign's log
+    path("campaigns/<int:pk>/log/", chronicle.campaign_log, name="campaign_log"),
+    path("campaigns/<int:pk>/log/new/", chronicle.log_entry_create, name="log_entry_create"),
+    path("log/<int:pk>/", chronicle.log_entry, name="log_entry"),
+    path("log/<int:pk>/edit/", chronicle.log_entry_edit, name="log_entry_edit"),
     path(
         "campaigns/<int:pk>/phase/advance/",
         campaigns.campaign_phase_advance,

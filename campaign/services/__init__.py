@@ -45,6 +45,7 @@ from .campaigns import (
     start_campaign,
     update_campaign_details,
 )
+from .chronicle import edit_log_entry, hide_log_entry, show_log_entry, write_log_entry
 from .corrections import correct_force, correct_unit
 from .counters import buy_pack_requisition, correct_counter
 from .forces import (
@@ -180,6 +181,10 @@ __all__ = [
     "set_force_banner",
     "set_house_rules",
     "set_unit_picture",
+    "write_log_entry",
+    "edit_log_entry",
+    "hide_log_entry",
+    "show_log_entry",
     "settle_battle",
     "settle_with_battle_trait",
     "settle_with_crusade_relic",

@@ -232,7 +232,10 @@ def army_record(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _say_what_happened(request: HttpRequest, battle: Battle) -> None:
     if battle.status == Battle.Status.COMPLETED:
-        messages.success(request, f"{RECORDED} Take any Out of Action tests and promotions below.")
+        story = f" {TELL_THE_STORY}" if battle.campaign_id else ""
+        messages.success(
+            request, f"{RECORDED} Take any Out of Action tests and promotions below.{story}"
+        )
     elif battle.status == Battle.Status.DISPUTED:
         messages.warning(
             request,
@@ -246,6 +249,7 @@ def _say_what_happened(request: HttpRequest, battle: Battle) -> None:
 
 
 RECORDED = "Battle recorded: every side agrees."
+TELL_THE_STORY = "Then tell the story of this battle in the campaign's log (the button below)."
 
 
 def _answer(request: HttpRequest, battle: Battle, change, done: str) -> HttpResponse:

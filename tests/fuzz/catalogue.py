@@ -79,6 +79,8 @@ class Catalogue:
             "force_import_units": ("list.txt", ARMY_LIST.encode()),
             "force_banner": ("banner.png", PNG),
             "unit_picture": ("picture.png", PNG),
+            "log_entry_create": ("picture.png", PNG),
+            "log_entry_edit": ("picture.png", PNG),
         }
         """A file each upload form takes, so that its other controls are what is refused."""
 

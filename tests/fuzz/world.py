@@ -112,6 +112,8 @@ OBJECT_URLS = {
     "promotion_settle",
     "campaign_invitation_accept",
     "campaign_invitation_decline",
+    "log_entry",
+    "log_entry_edit",
 }
 """The URLs of one of the owner's objects (a campaign's page is everyone's in it)."""
 
@@ -249,7 +251,22 @@ def _underdog_battle(owner, member, campaign):
     return battle
 
 
-def _pages(campaign, main: dict, battles: dict, invitation) -> dict[str, list[str]]:
+def _log(owner, member, campaign, battles: dict) -> dict:
+    """The campaign's log: the owner's entry on a battle, and the member's own."""
+    mine = services.write_log_entry(
+        actor=owner,
+        campaign=campaign,
+        title="The patrol's last stand",
+        text="**Dawn.** The guns spoke.\n\n- one\n- two\n\n> Hold the line",
+        battle=battles["solo"],
+    )
+    theirs = services.write_log_entry(
+        actor=member, campaign=campaign, title="Red Talons rise", text="*They came.*"
+    )
+    return {"mine": mine, "theirs": theirs}
+
+
+def _pages(campaign, main: dict, battles: dict, invitation, log: dict) -> dict[str, list[str]]:
     """Each URL name's pages: the owner's objects, in the states above."""
     force, captain, squad = main["force"], main["captain"], main["squad"]
 
@@ -264,6 +281,10 @@ def _pages(campaign, main: dict, battles: dict, invitation) -> dict[str, list[st
         "campaign_packs": paths("campaign_packs", campaign),
         # Only an organiser starts the next phase: every visitor here is refused.
         "campaign_phase_advance": paths("campaign_phase_advance", campaign),
+        "campaign_log": paths("campaign_log", campaign),
+        "log_entry_create": paths("log_entry_create", campaign),
+        "log_entry": paths("log_entry", log["mine"]),
+        "log_entry_edit": paths("log_entry_edit", log["mine"]),
         **{name: paths(name, force) for name in FORCE_PAGES},
         "force_requisition": [
             reverse("force_requisition", args=[force.pk, rules.Requisition.INCREASE_SUPPLY_LIMIT])
@@ -308,6 +329,7 @@ def build_world() -> World:
     owner, member, outsider = (make_user(f"fuzz-{who}") for who in ("owner", "member", "outsider"))
     main = _main_force(owner, campaign)
     battles = _battles(owner, member, campaign)
+    log = _log(owner, member, campaign, battles)
     elsewhere_organiser = make_user("fuzz-elsewhere")
     elsewhere = make_campaign(organiser=elsewhere_organiser, name="Elsewhere")
     stranger = make_force(player=outsider, campaign=elsewhere, name="Lost Legion")
@@ -319,6 +341,10 @@ def build_world() -> World:
     foreign = [*battles["rival"], battles["withdraw"], battles["invited"], stranger, elsewhere]
     foreign.append(theirs)
     foreign.append(make_unit(stranger))
+    foreign.append(log["theirs"])
+    foreign.append(
+        services.write_log_entry(actor=outsider, campaign=elsewhere, title="Lost", text="Far.")
+    )
     own = [
         main["force"],
         main["unattached"],
@@ -327,10 +353,11 @@ def build_world() -> World:
         *battles["own"],
         battles["solo"],
         battles["blessed"],
+        log["mine"],
     ]
     world = World(
         users={"owner": owner, "member": member, "outsider": outsider, "anonymous": None},
-        pages=_pages(campaign, main, battles, invitation),
+        pages=_pages(campaign, main, battles, invitation, log),
         foreign_ids=[obj.pk for obj in foreign],
         own_ids=[obj.pk for obj in own],
     )

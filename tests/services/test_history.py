@@ -133,6 +133,24 @@ CALLS: dict[str, Callable[[World], object]] = {
         banner=ContentFile(PNG, name="banner.png"),
         thumbnail=ContentFile(PNG, name="banner-thumb.png"),
     ),
+    "write_log_entry": lambda w: services.write_log_entry(
+        actor=w.actor,
+        campaign=w.campaign,
+        title="Dawn at Vraks",
+        text="The guns spoke.",
+        picture=ContentFile(PNG, name="log.png"),
+    ),
+    "edit_log_entry": lambda w: services.edit_log_entry(
+        actor=w.actor, entry=log_entry(w), title="Dusk at Vraks"
+    ),
+    "hide_log_entry": lambda w: services.hide_log_entry(
+        actor=w.organiser, entry=log_entry(w), reason="Spoils the finale"
+    ),
+    "show_log_entry": lambda w: services.show_log_entry(
+        actor=w.organiser,
+        entry=services.hide_log_entry(actor=w.organiser, entry=log_entry(w), reason="Spoiler"),
+        reason="After the finale",
+    ),
     "start_battle": lambda w: services.start_battle(
         actor=w.actor, force=w.force, battle_size="Incursion"
     ),
@@ -279,6 +297,13 @@ CALLS: dict[str, Callable[[World], object]] = {
 def alliance(w: World):
     return services.define_alliance(
         actor=w.organiser, campaign=w.campaign, name="Wardens of the Gate", colour="#3366cc"
+    )
+
+
+def log_entry(w: World):
+    """An entry the world's player wrote in the campaign's log."""
+    return services.write_log_entry(
+        actor=w.actor, campaign=w.campaign, title="Dawn at Vraks", text="The guns spoke."
     )
 
 

@@ -59,6 +59,7 @@ def places():
     invitation = services.start_battle(
         actor=owner, force=reserve, opponents=[guest], battle_size="Incursion", campaign=campaign
     )
+    entry = services.write_log_entry(actor=owner, campaign=campaign, title="Dawn", text="Guns.")
     return {
         "table": table,
         "owner": [
@@ -94,6 +95,8 @@ def places():
             reverse("battle_detail", args=[invitation.pk]),
             reverse("army_record", args=[table.mine.pk]),
             reverse("campaign_detail", args=[campaign.pk]),
+            reverse("log_entry_create", args=[campaign.pk]),
+            reverse("log_entry_edit", args=[entry.pk]),
         ],
         "member": [
             reverse("force_detail", args=[guest.pk]),

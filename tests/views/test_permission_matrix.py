@@ -58,6 +58,12 @@ EXPECTED = {
     "campaign_packs": READ,
     # An organiser starts the campaign's next phase, by POST only (who may: PHASE below).
     "campaign_phase_advance": POST_ONLY,
+    # The campaign's log: its members read it and write in it; only an entry's author
+    # edits it.
+    "campaign_log": READ,
+    "log_entry": READ,
+    "log_entry_create": READ,
+    "log_entry_edit": WRITE,
     # Answering an invitation to a campaign takes POST only (who may: INVITED below).
     "campaign_invitation_accept": POST_ONLY,
     "campaign_invitation_decline": POST_ONLY,
@@ -149,6 +155,9 @@ def world():
     muster(battle.participants.get(force=rival), [rival_captain])
     assert not campaign.memberships.filter(user=outsider).exists()
     invitation = services.invite_to_campaign(actor=organiser, user=outsider, campaign=campaign)
+    entry = services.write_log_entry(
+        actor=owner, campaign=campaign, title="Dawn", text="The guns spoke.", battle=battle
+    )
     assert campaign.memberships.filter(user=organiser, role=Membership.Role.ORGANISER).exists()
     return {
         "users": {
@@ -163,6 +172,10 @@ def world():
             "campaign_detail": {"pk": campaign.pk},
             "campaign_packs": {"pk": campaign.pk},
             "campaign_phase_advance": {"pk": campaign.pk},
+            "campaign_log": {"pk": campaign.pk},
+            "log_entry_create": {"pk": campaign.pk},
+            "log_entry": {"pk": entry.pk},
+            "log_entry_edit": {"pk": entry.pk},
             "campaign_invitation_accept": {"pk": invitation.pk},
             "campaign_invitation_decline": {"pk": invitation.pk},
             # Every page below forces/<pk>/ and units/<pk>/ takes the force's or the unit's pk.
@@ -225,6 +238,7 @@ def test_it_answers_each_role_as_the_access_table_says(client, world, name):
         "army_accept",
         "army_decline",
         "army_blessings",
+        "log_entry_edit",
     ],
 )
 @pytest.mark.parametrize("role", ["member", "organiser", "superuser"])
