@@ -9,8 +9,7 @@ fields each ``effect_kind`` needs) are the validator's and are described in the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..jsonfiles import NAME_MAX, Field, Limits, Obj
 from . import model
 
 FORMAT = "crusade-content-pack"
@@ -27,36 +26,8 @@ MAX_NUMBER_DIGITS = 12
 MAX_PROBLEMS = 50
 """The error lists at most this many problems (then says how many more there were)."""
 
-ID_PATTERN = "^[a-z0-9-]{1,40}$"
-NAME_MAX = 80
 EFFECT_MAX = 1000
-
-
-@dataclass(frozen=True)
-class Field:
-    name: str
-    kind: str
-    required: bool = True
-    min_length: int = 0
-    max_length: int = 0
-    minimum: int = 0
-    maximum: int = 0
-    choices: tuple[str, ...] = ()
-    item: Obj | None = None
-    max_items: int = MAX_ITEMS
-    description: str = ""
-
-
-@dataclass(frozen=True)
-class Obj:
-    name: str
-    cls: type
-    fields: tuple[Field, ...]
-    description: str = ""
-    unique_id: bool = True
-
-    def field(self, name: str) -> Field:
-        return next(f for f in self.fields if f.name == name)
+LIMITS = Limits(MAX_BYTES, MAX_DEPTH, MAX_NUMBER_DIGITS, MAX_PROBLEMS, noun="pack")
 
 
 def id_field() -> Field:
