@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..maps.model import MapSection
+
 
 @dataclass(frozen=True)
 class Agenda:
@@ -131,3 +133,4 @@ class Pack:
     crusade_relics: tuple[Relic, ...] = ()
     battle_scars: tuple[Scar, ...] = ()
     counters: tuple[Counter, ...] = ()
+    map: MapSection | None = None

@@ -10,6 +10,7 @@ fields each ``effect_kind`` needs) are the validator's and are described in the 
 from __future__ import annotations
 
 from ..jsonfiles import NAME_MAX, Field, Limits, Obj
+from ..maps import spec as map_spec
 from . import model
 
 FORMAT = "crusade-content-pack"
@@ -199,6 +200,7 @@ PACK = Obj(
         Field("crusade_relics", "list", required=False, item=RELIC),
         Field("battle_scars", "list", required=False, item=SCAR),
         Field("counters", "list", required=False, item=COUNTER, max_items=20),
+        Field("map", "object", required=False, item=map_spec.SECTION),
     ),
     "One book or supplement, or a group's house rules.",
     unique_id=False,

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..jsonfiles import check_object, finish
 from ..jsonfiles import parse as parse_file
+from ..maps.validate import check_territories
 from . import spec
 from .errors import PackError
 from .model import Pack
@@ -32,6 +33,8 @@ def _check_links(pack: Pack, problems: list[str]) -> None:
             problems.append(f'counters[{i}].id: "rp" means Requisition points in cost_in')
         if not c.least <= c.start <= c.most:
             problems.append(f"counters[{i}]: must have least <= start <= most")
+    if pack.map is not None:
+        check_territories(pack.map.territories, problems, "map.territories")
     if pack.agendas and pack.agendas_per_battle is None:
         problems.append("agendas_per_battle: is needed when the pack has agendas")
     last = 0
