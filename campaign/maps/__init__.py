@@ -10,7 +10,15 @@ from .encode import from_section, map_data, map_text, section_data
 from .model import CampaignMap, MapHeader, MapSection, TerritoryEntry
 from .schema import json_schema, schema_text
 from .spec import FORMAT, MAP_COLUMNS, MAP_ROWS, MAX_BYTES, MOST_TERRITORIES, VERSION
-from .validate import MapError, check, check_holders, check_territories, load_map, parse
+from .validate import (
+    MapError,
+    check,
+    check_holders,
+    check_section,
+    check_territories,
+    load_map,
+    parse,
+)
 
 __all__ = [
     "FORMAT",
@@ -26,6 +34,7 @@ __all__ = [
     "TerritoryEntry",
     "check",
     "check_holders",
+    "check_section",
     "check_territories",
     "from_section",
     "json_schema",

@@ -11,7 +11,7 @@ from typing import Any
 from ..jsonfiles import FileProblems, check_object, finish
 from ..jsonfiles import parse as parse_file
 from . import spec
-from .model import CampaignMap, TerritoryEntry
+from .model import CampaignMap, MapSection, TerritoryEntry
 
 
 class MapError(FileProblems):
@@ -70,3 +70,13 @@ def check(value: Any) -> CampaignMap:
 def load_map(data: bytes) -> CampaignMap:
     """Parse and check the bytes of a map file."""
     return check(parse(data))
+
+
+def check_section(value: Any) -> MapSection:
+    """A pack's map section (as a pack stores it) back as a MapSection, or a MapError."""
+    problems: list[str] = []
+    result = check_object(spec.SECTION, value, "map", problems)
+    if result is not None:
+        check_territories(result.territories, problems, "map.territories")
+    finish(problems, spec.LIMITS, MapError)
+    return result
