@@ -185,8 +185,16 @@ def campaign_map(campaign: Campaign, phase: int | str | None = None) -> MapView 
         colour = holder.colour if holder is not None else NOBODY
         x, y = _centre(territory.column, territory.row)
         hexes.append(
-            Hex(territory, holder, x, y, _hex_points(x, y), colour, _ink(colour),
-                _label(territory.name))
+            Hex(
+                territory,
+                holder,
+                x,
+                y,
+                _hex_points(x, y),
+                colour,
+                _ink(colour),
+                _label(territory.name),
+            )
         )
         control = [
             (alliances[int(pk)].name, points)
@@ -196,8 +204,12 @@ def campaign_map(campaign: Campaign, phase: int | str | None = None) -> MapView 
         borders = sorted(territory.neighbours.all(), key=lambda t: (t.row, t.column))
         rows.append(
             MapRow(
-                territory, holder, control, borders,
-                battles.get(territory.pk, []), counts.get(territory.pk, 0),
+                territory,
+                holder,
+                control,
+                borders,
+                battles.get(territory.pk, []),
+                counts.get(territory.pk, 0),
             )
         )
     columns = max(t.column for t in territories)
@@ -259,7 +271,5 @@ def territory_choices(campaign: Campaign | None) -> list[Territory]:
     if campaign is None:
         return []
     return list(
-        Territory.objects.filter(campaign=campaign)
-        .select_related("held_by")
-        .order_by("name", "pk")
+        Territory.objects.filter(campaign=campaign).select_related("held_by").order_by("name", "pk")
     )
