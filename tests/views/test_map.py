@@ -10,10 +10,11 @@ import re
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign import services
-from campaign.models import Alliance, Battle, Campaign, Phase, Territory
+from campaign.models import Alliance, Battle, Campaign, CrusadeForce, Phase, Territory
 from campaign.selectors.territories import NOBODY, campaign_map
 from tests.factories import make_recorded_battle
 from tests.maps.helpers import war
@@ -170,3 +171,54 @@ def test_the_campaign_page_with_a_big_map_asks_the_same_queries(client):
     few = count_queries(client, small.campaign.get_absolute_url())
     client.force_login(big.loyal.player)
     assert count_queries(client, big.campaign.get_absolute_url()) == few
+
+
+# Start a battle over a territory
+
+
+def start(client, w, force, **extra):
+    client.force_login(force.player)
+    data = {"force": force.pk, "battle_size": "Incursion", "date": "2025-05-01", **extra}
+    return client.post(reverse("battle_create"), data)
+
+
+def test_start_a_battle_offers_the_campaigns_territories_with_their_holders(client):
+    w = war()
+    client.force_login(w.loyal.player)
+    body = client.get(reverse("battle_create")).content.decode()
+    assert '<label for="id_territory"' in body
+    assert "Hive Vell (held by Imperium;" in body and "Ash Wastes (held by nobody;" in body
+
+
+def test_start_a_battle_has_no_territory_field_without_a_map(client):
+    w = war(with_map=False)
+    client.force_login(w.loyal.player)
+    assert 'id="id_territory"' not in client.get(reverse("battle_create")).content.decode()
+
+
+def test_a_battle_started_over_a_territory_links_to_it_on_the_map(client):
+    w = war()
+    moon = w.territory("moon")
+    response = start(client, w, w.loyal, territory=moon.pk)
+    battle = Battle.objects.get()
+    assert response.status_code == 302 and battle.territory == moon
+    body = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
+    assert f'href="/campaigns/{w.campaign.pk}/#territory-moon">The Moon</a>' in body
+
+
+def test_a_territory_out_of_reach_is_refused_next_to_the_field(client):
+    w = war(attack_from_held=True)
+    CrusadeForce.objects.filter(pk=w.loyal.pk).update(alliance=None)
+    response = start(client, w, w.loyal, territory=w.territory("moon").pk)
+    assert response.status_code == 200
+    field = response.context["form"]["territory"]
+    assert "fights for no alliance" in field.errors[0]
+    assert not Battle.objects.exists()
+
+
+def test_another_campaigns_territory_is_refused(client):
+    w, other = war(), war()
+    response = start(client, w, w.loyal, territory=other.territory("moon").pk)
+    assert response.status_code == 200
+    assert response.context["form"]["territory"].errors
+    assert not Battle.objects.exists()
