@@ -10,7 +10,7 @@ is a status, so nothing is ever deleted here.
 One module per area: `scope` (who sees what), `base` (service forms and reason
 steps), `campaigns`, `members` (members and invitations), `packs` (content packs),
 `pack_content` (their items), `forces`, `battles`, `counters` (pack counters corrected
-with a reason) and `history`.
+with a reason), `territories` (the campaign map) and `history`.
 """
 
 from django.contrib import admin
@@ -26,6 +26,7 @@ from . import (  # noqa: F401  (registers the admins)
     members,
     pack_content,
     packs,
+    territories,
 )
 
 admin.site.site_header = "Crusade Tracker — organisers"

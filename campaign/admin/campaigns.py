@@ -41,9 +41,10 @@ class CampaignAddForm(ServiceForm):
 
 
 class CampaignChangeForm(ServiceForm):
-    """Details through `update_campaign_details`, house rules through `set_house_rules`."""
+    """Details through `update_campaign_details`, house rules through `set_house_rules`,
+    the map's rules through `set_map_rules`."""
 
-    tracked_fields = Campaign.HOUSE_RULE_FIELDS
+    tracked_fields = (*Campaign.HOUSE_RULE_FIELDS, *Campaign.MAP_RULE_FIELDS)
     reason = reason_field(
         "Reason for the house rule change",
         "Optional; kept in the history. A lower RP cap trims every force's RP to it.",
@@ -62,6 +63,14 @@ class CampaignChangeForm(ServiceForm):
                 campaign=campaign,
                 reason=self.cleaned_data.get("reason", "").strip(),
                 **house_rules,
+            )
+        map_rules = self.changed(Campaign.MAP_RULE_FIELDS)
+        if map_rules:
+            campaign = services.set_map_rules(
+                actor=self.actor,
+                campaign=campaign,
+                reason=self.cleaned_data.get("reason", "").strip(),
+                **map_rules,
             )
         details = self.changed(Campaign.DETAIL_FIELDS)
         if details:
@@ -87,6 +96,14 @@ class CampaignAdmin(OrganiserAdmin):
                 "fields": [*HOUSE_RULE_FIELDS, "reason"],
                 "description": "Changed through the house rules service: the change is "
                 "kept in the history, and a new RP cap applies to every force at once.",
+            },
+        ),
+        (
+            "Map",
+            {
+                "fields": list(Campaign.MAP_RULE_FIELDS),
+                "description": "How battles over territories change who holds them; kept in "
+                "the history. The territories are on the Territories pages.",
             },
         ),
     ]

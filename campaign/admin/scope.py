@@ -25,6 +25,8 @@ from campaign.models import (
     HistoryEntry,
     Membership,
     PackRequisitionPurchase,
+    Territory,
+    TerritoryChange,
     Unit,
 )
 
@@ -75,6 +77,8 @@ CAMPAIGN_PATHS: dict[type[Model], str] = {
     HistoryEntry: "campaign",
     CounterValue: "force__campaign",
     PackRequisitionPurchase: "force__campaign",
+    Territory: "campaign",
+    TerritoryChange: "campaign",
 }
 """How each kind of row reaches the campaign it belongs to."""
 

@@ -105,9 +105,8 @@ class BattleCreateForm(forms.Form):
         data = super().clean()
         force, opponents = data.get("force"), data.get("opponents") or []
         territory = data.get("territory")
-        if force is not None and territory is not None:
-            if territory.campaign_id != force.campaign_id:
-                self.add_error("territory", f"{territory.name} is not on {force.name}'s map.")
+        if force and territory and territory.campaign_id != force.campaign_id:
+            self.add_error("territory", f"{territory.name} is not on {force.name}'s map.")
         if force is not None:
             for other in opponents:
                 if other.campaign_id != force.campaign_id:
