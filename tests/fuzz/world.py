@@ -290,11 +290,30 @@ def _pages(campaign, main: dict, battles: dict, invitation) -> dict[str, list[st
     }
 
 
+def _map(campaign) -> None:
+    """Two territories, so Start a battle offers a territory and the campaign page draws
+    its map."""
+    organiser = campaign.memberships.get(role="organiser").user
+    first = services.define_territory(
+        actor=organiser, campaign=campaign, key="hive", name="Hive", column=0, row=0
+    )
+    services.define_territory(
+        actor=organiser,
+        campaign=campaign,
+        key="wastes",
+        name="Wastes",
+        column=1,
+        row=0,
+        neighbours=[first],
+    )
+
+
 def build_world() -> World:
     """The owner's forces in every state a page can be in, in one campaign; a member of it
     (the owner's opponent), and an outsider with a force in a campaign of their own."""
     campaign = make_campaign(organiser=make_user("fuzz-organiser", is_staff=True), name="Fuzz")
     with_veteran_pack(with_sample_pack(campaign))
+    _map(campaign)
     owner, member, outsider = (make_user(f"fuzz-{who}") for who in ("owner", "member", "outsider"))
     main = _main_force(owner, campaign)
     battles = _battles(owner, member, campaign)
