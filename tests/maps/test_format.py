@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from campaign import maps, packs
-from tests.maps.helpers import SMALL, encode, small
+from campaign import maps, packs, services
+from campaign.models import Territory
+from campaign.selectors.packs import export_pack
+from tests.maps.helpers import SMALL, encode, small, war
 from tests.packs.helpers import sample
 from tests.rules.test_package import assert_imports_only_stdlib, assert_runs_without_django
 
@@ -175,3 +177,14 @@ def test_a_pack_may_carry_a_map_checked_like_a_map_file():
     assert refused.value.problems == [
         'map.territories[0].neighbours[0]: "mars" is no territory of this map'
     ]
+
+
+@pytest.mark.django_db
+def test_a_pack_with_a_map_imports_exports_the_same_and_its_map_applies():
+    w = war(with_map=False)
+    data = sample()
+    data["map"] = {**small()["map"], "territories": small()["territories"]}
+    stored = services.import_pack(actor=w.organiser, data=encode(data), campaign=w.campaign)
+    assert json.loads(export_pack(stored))["map"] == data["map"]
+    services.apply_pack_map(actor=w.organiser, campaign=w.campaign, pack=stored)
+    assert Territory.objects.filter(campaign=w.campaign, held_by=w.imperium).count() == 1
