@@ -86,11 +86,13 @@ screenshots: venv ## Take docs/*.png again from the demo campaign (Chromium, thr
 	$(PY) -m scripts.screenshots
 	$(PY) scripts/sample_card_image.py
 
-pack-files: venv ## Write docs/content-pack.schema.json and docs/core-pack.json again from the code
+pack-files: venv ## Write docs/content-pack.schema.json, docs/core-pack.json and docs/campaign-map.schema.json again from the code
 	$(PY) -c "from campaign.packs import schema_text; print(schema_text(), end='')" \
 		> docs/content-pack.schema.json
 	$(PY) -c "from campaign.packs import core_pack_text; print(core_pack_text(), end='')" \
 		> docs/core-pack.json
+	$(PY) -c "from campaign.maps import schema_text; print(schema_text(), end='')" \
+		> docs/campaign-map.schema.json
 
 format: venv ## Reformat and apply safe lint fixes
 	$(RUFF) format .

@@ -230,7 +230,7 @@ def get_battle_for_user(
 ) -> tuple[Battle, bool]:
     """Members of the battle's campaign see it; the players with a force in it change it
     (with ``starter``: only the player who started it, to cancel it)."""
-    battle = _fetch(Battle.objects.select_related("campaign", "phase"), pk, "battle")
+    battle = _fetch(Battle.objects.select_related("campaign", "phase", "territory"), pk, "battle")
     plays = user.is_authenticated and user.pk in _battle_players(battle.pk)
     visible = plays or _sees_campaign(user, battle.campaign_id)
     can_write, refusal = _writer(user, battle, starter=starter, otherwise=(plays, PLAYERS_ONLY))

@@ -9,9 +9,9 @@ is a status, so nothing is ever deleted here.
 
 One module per area: `scope` (who sees what), `base` (service forms and reason
 steps), `campaigns`, `members` (members and invitations), `packs` (content packs),
-`pack_content` (their items), `phases`, `alliances`, `forces`, `battles`, `chronicle`
-(the campaign's log: entries hidden or shown with a reason), `counters` (pack counters
-corrected with a reason) and `history`.
+`pack_content` (their items), `phases`, `alliances`, `territories` (the campaign map),
+`forces`, `battles`, `chronicle` (the campaign's log: entries hidden or shown with a
+reason), `counters` (pack counters corrected with a reason) and `history`.
 """
 
 from django.contrib import admin
@@ -29,6 +29,7 @@ from . import (  # noqa: F401  (registers the admins)
     members,
     pack_content,
     packs,
+    territories,
 )
 
 admin.site.site_header = "Crusade Tracker — organisers"

@@ -49,9 +49,13 @@ class CampaignAddForm(ServiceForm):
 
 class CampaignChangeForm(ServiceForm):
     """Details through `update_campaign_details`, house rules through `set_house_rules`,
-    Campaign Points through `set_scoring`."""
+    Campaign Points through `set_scoring`, the map's rules through `set_map_rules`."""
 
-    tracked_fields = (*Campaign.HOUSE_RULE_FIELDS, *Campaign.SCORING_FIELDS)
+    tracked_fields = (
+        *Campaign.HOUSE_RULE_FIELDS,
+        *Campaign.SCORING_FIELDS,
+        *Campaign.MAP_RULE_FIELDS,
+    )
     reason = reason_field(
         "Reason for the house rule change",
         "Optional; kept in the history. A lower RP cap trims every force's RP to it.",
@@ -79,6 +83,14 @@ class CampaignChangeForm(ServiceForm):
                 campaign=campaign,
                 reason=self.cleaned_data.get("scoring_reason", "").strip(),
                 **scoring,
+            )
+        map_rules = self.changed(Campaign.MAP_RULE_FIELDS)
+        if map_rules:
+            campaign = services.set_map_rules(
+                actor=self.actor,
+                campaign=campaign,
+                reason=self.cleaned_data.get("reason", "").strip(),
+                **map_rules,
             )
         details = self.changed(Campaign.DETAIL_FIELDS)
         if details:
@@ -108,6 +120,14 @@ class CampaignAdmin(OrganiserAdmin):
             },
         ),
         SCORING_FIELDSET,
+        (
+            "Map",
+            {
+                "fields": list(Campaign.MAP_RULE_FIELDS),
+                "description": "How battles over territories change who holds them; kept in "
+                "the history. The territories are on the Territories pages.",
+            },
+        ),
     ]
     add_fieldsets = [
         (None, {"fields": list(Campaign.DETAIL_FIELDS)}),

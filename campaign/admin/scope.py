@@ -28,6 +28,8 @@ from campaign.models import (
     Membership,
     PackRequisitionPurchase,
     Phase,
+    Territory,
+    TerritoryChange,
     Unit,
 )
 
@@ -81,6 +83,8 @@ CAMPAIGN_PATHS: dict[type[Model], str] = {
     PackRequisitionPurchase: "force__campaign",
     Phase: "campaign",
     Alliance: "campaign",
+    Territory: "campaign",
+    TerritoryChange: "campaign",
 }
 """How each kind of row reaches the campaign it belongs to."""
 

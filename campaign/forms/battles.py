@@ -21,6 +21,7 @@ from campaign.models import (
     CustomContent,
     OutOfActionTest,
     Phase,
+    Territory,
     Unit,
     battle_size_choices,
 )
@@ -47,6 +48,12 @@ class ForcesChoiceField(IdsField):
         return _force_label(obj)
 
 
+class TerritoryChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Territory) -> str:
+        holder = obj.held_by.name if obj.held_by_id else "nobody"
+        return f"{obj.name} (held by {holder}; {obj.campaign.name})"
+
+
 class BattleCreateForm(forms.Form):
     """Start a battle: one of my forces against forces of the same campaign."""
 
@@ -68,6 +75,14 @@ class BattleCreateForm(forms.Form):
         "joins the battle only if they accept. Leave empty to fight an opponent who isn't "
         "tracked here.",
     )
+    territory = TerritoryChoiceField(
+        queryset=Territory.objects.none(),
+        required=False,
+        label="Fought over",
+        empty_label="No territory",
+        help_text="Optional: a territory of your force's campaign map. Who holds it may "
+        "change with the result.",
+    )
 
     def __init__(self, *args, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -87,6 +102,13 @@ class BattleCreateForm(forms.Form):
             .select_related("player", "campaign")
             .order_by("campaign__name", "name")
         )
+        self.fields["territory"].queryset = (
+            Territory.objects.filter(campaign__in=mine.exclude(campaign=None).values("campaign"))
+            .select_related("held_by", "campaign")
+            .order_by("campaign__name", "name", "pk")
+        )
+        if not self.fields["territory"].queryset.exists():
+            del self.fields["territory"]  # no map in any of the player's campaigns
 
     def _phase_of(self, mine) -> tuple[Phase | None, str]:
         """The current phase of the chosen force's campaign (the force posted, else the
@@ -102,6 +124,9 @@ class BattleCreateForm(forms.Form):
     def clean(self) -> dict:
         data = super().clean()
         force, opponents = data.get("force"), data.get("opponents") or []
+        territory = data.get("territory")
+        if force and territory and territory.campaign_id != force.campaign_id:
+            self.add_error("territory", f"{territory.name} is not on {force.name}'s map.")
         if force is not None:
             for other in opponents:
                 if other.campaign_id != force.campaign_id:

@@ -62,6 +62,12 @@ class Campaign(Named):
     starting_rp = house_rule("starting_rp", "Requisition points of a new force")
     rp_cap = house_rule("rp_cap", "Most RP a force can hold")
     supply_limit_increase = house_rule("supply_limit_increase", "Supply Limit gained per purchase")
+    map_name = models.CharField(
+        max_length=80, blank=True, editable=False, help_text="The name of its map's file."
+    )
+    map_description = models.TextField(
+        blank=True, max_length=NOTE_LENGTH, editable=False, help_text="Its map's story."
+    )
     current_phase = models.ForeignKey(
         "campaign.Phase",
         null=True,

@@ -67,6 +67,13 @@ class ContentPack(models.Model):
         blank=True,
         help_text='The Battle Traits tables, in order: [{"id": ..., "name": ...}, ...].',
     )
+    map = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The campaign map the pack carries (its map section), for an organiser to "
+        "apply to a campaign with no territories yet.",
+    )
     imported_at = models.DateTimeField(default=timezone.now)
     imported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

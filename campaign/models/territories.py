@@ -7,16 +7,14 @@ from django.db import models
 from django.utils import timezone
 
 from campaign.bounds import BoundedPositiveSmallIntegerField, between
+from campaign.maps.spec import MAP_COLUMNS, MAP_ROWS, MOST_TERRITORIES
 
 from ._common import NOTE_LENGTH
 from .battles import Battle
 from .campaigns import Campaign
 from .phases import Alliance, Phase
 
-MAP_COLUMNS = 30
-MAP_ROWS = 30
-"""The largest grid a map may use (offset coordinates, column and row from 0)."""
-MOST_TERRITORIES = 200
+__all__ = ["MAP_COLUMNS", "MAP_ROWS", "MOST_TERRITORIES", "Territory", "TerritoryChange"]
 
 
 class Territory(models.Model):

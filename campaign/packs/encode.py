@@ -10,31 +10,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..jsonfiles import encode_object
 from . import spec
 from .model import Pack
-from .spec import Obj
-
-
-def _encode(obj: Obj, value: Any) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for f in obj.fields:
-        item = getattr(value, f.name)
-        if item is None or (f.kind == "list" and not f.required and not item):
-            continue
-        if f.kind == "list":
-            assert f.item is not None
-            result[f.name] = [_encode(f.item, entry) for entry in item]
-        elif f.kind == "object":
-            assert f.item is not None
-            result[f.name] = _encode(f.item, item)
-        else:
-            result[f.name] = item
-    return result
 
 
 def pack_data(pack: Pack) -> dict[str, Any]:
     """The pack as JSON data, keys in the format's order."""
-    return _encode(spec.PACK, pack)
+    return encode_object(spec.PACK, pack)
 
 
 def pack_text(pack: Pack) -> str:

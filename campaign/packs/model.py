@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..maps.model import MapSection
+
 
 @dataclass(frozen=True)
 class Agenda:
@@ -142,3 +144,4 @@ class Pack:
     battle_scars: tuple[Scar, ...] = ()
     counters: tuple[Counter, ...] = ()
     alliances: tuple[Alliance, ...] = ()
+    map: MapSection | None = None

@@ -9,62 +9,36 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..jsonfiles import Obj, schema_object
 from . import spec
-from .spec import EFFECT_KIND_FIELDS, Field, Obj
+from .spec import EFFECT_KIND_FIELDS
 
 SCHEMA_ID = "https://example.invalid/crusade/content-pack.schema.json"
 
 
-def _field(f: Field) -> dict[str, Any]:
-    result: dict[str, Any]
-    if f.kind == "text":
-        result = {"type": "string", "maxLength": f.max_length}
-        if f.min_length:
-            result["minLength"] = f.min_length
-    elif f.kind == "id":
-        result = {"type": "string", "pattern": spec.ID_PATTERN}
-    elif f.kind == "colour":
-        result = {"type": "string", "pattern": spec.COLOUR_PATTERN}
-    elif f.kind == "enum":
-        result = {"type": "string", "enum": list(f.choices)}
-    elif f.kind == "bool":
-        result = {"type": "boolean"}
-    elif f.kind == "int":
-        result = {"type": "integer", "minimum": f.minimum, "maximum": f.maximum}
-    elif f.kind == "object":
-        assert f.item is not None
-        result = _object(f.item)
-    else:
-        assert f.item is not None
-        result = {"type": "array", "maxItems": f.max_items, "items": _object(f.item)}
-    if f.description:
-        result["description"] = f.description
-    return result
+def _requisition_kinds() -> list[dict[str, Any]]:
+    """Each effect_kind needs its fields, and the others must be left out."""
+    return [
+        {
+            "if": {"properties": {"effect_kind": {"const": kind}}},
+            "then": {
+                "required": list(needed),
+                "properties": {
+                    name: False for name in ("counter", "change", "upgrade") if name not in needed
+                },
+            },
+        }
+        for kind, needed in EFFECT_KIND_FIELDS.items()
+    ]
+
+
+def _extend(obj: Obj, result: dict[str, Any]) -> None:
+    if obj is spec.REQUISITION:
+        result["allOf"] = _requisition_kinds()
 
 
 def _object(obj: Obj) -> dict[str, Any]:
-    result: dict[str, Any] = {"type": "object"}
-    if obj.description:
-        result["description"] = obj.description
-    result["properties"] = {f.name: _field(f) for f in obj.fields}
-    result["required"] = [f.name for f in obj.fields if f.required]
-    result["additionalProperties"] = False
-    if obj is spec.REQUISITION:
-        result["allOf"] = [
-            {
-                "if": {"properties": {"effect_kind": {"const": kind}}},
-                "then": {
-                    "required": list(needed),
-                    "properties": {
-                        name: False
-                        for name in ("counter", "change", "upgrade")
-                        if name not in needed
-                    },
-                },
-            }
-            for kind, needed in EFFECT_KIND_FIELDS.items()
-        ]
-    return result
+    return schema_object(obj, _extend)
 
 
 def json_schema() -> dict[str, Any]:

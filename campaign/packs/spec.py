@@ -10,8 +10,8 @@ fields each ``effect_kind`` needs) are the validator's and are described in the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..jsonfiles import NAME_MAX, Field, Limits, Obj
+from ..maps import spec as map_spec
 from . import model
 
 FORMAT = "crusade-content-pack"
@@ -28,37 +28,8 @@ MAX_NUMBER_DIGITS = 12
 MAX_PROBLEMS = 50
 """The error lists at most this many problems (then says how many more there were)."""
 
-ID_PATTERN = "^[a-z0-9-]{1,40}$"
-COLOUR_PATTERN = "^#[0-9a-fA-F]{6}$"
-NAME_MAX = 80
 EFFECT_MAX = 1000
-
-
-@dataclass(frozen=True)
-class Field:
-    name: str
-    kind: str
-    required: bool = True
-    min_length: int = 0
-    max_length: int = 0
-    minimum: int = 0
-    maximum: int = 0
-    choices: tuple[str, ...] = ()
-    item: Obj | None = None
-    max_items: int = MAX_ITEMS
-    description: str = ""
-
-
-@dataclass(frozen=True)
-class Obj:
-    name: str
-    cls: type
-    fields: tuple[Field, ...]
-    description: str = ""
-    unique_id: bool = True
-
-    def field(self, name: str) -> Field:
-        return next(f for f in self.fields if f.name == name)
+LIMITS = Limits(MAX_BYTES, MAX_DEPTH, MAX_NUMBER_DIGITS, MAX_PROBLEMS, noun="pack")
 
 
 def id_field() -> Field:
@@ -248,6 +219,7 @@ PACK = Obj(
         Field("battle_scars", "list", required=False, item=SCAR),
         Field("counters", "list", required=False, item=COUNTER, max_items=20),
         Field("alliances", "list", required=False, item=ALLIANCE, max_items=20),
+        Field("map", "object", required=False, item=map_spec.SECTION),
     ),
     "One book or supplement, or a group's house rules.",
     unique_id=False,

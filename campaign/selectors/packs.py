@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 
-from campaign import packs
+from campaign import maps, packs
 from campaign.models import ANY_UNIT_TABLE, SECTION_KINDS, Campaign, ContentPack, CustomContent
 
 Kind = CustomContent.Kind
@@ -42,6 +42,7 @@ def _pack_of(pack: ContentPack, items: list[CustomContent]) -> packs.Pack:
         agendas_per_battle=pack.agendas_per_battle,
         underdog_thresholds=tuple(pack.thresholds()),
         battle_traits=tuple(t for t in battle_traits if t.entries),
+        map=maps.check_section(pack.map) if pack.map is not None else None,
         **{
             section: tuple(item.as_pack_item() for item in by_kind.get(kind, []))
             for section, kind in SECTION_KINDS.items()

@@ -109,6 +109,14 @@ from .requisitions import (
     requisition_options,
 )
 from .restore import read_document, restore_force
+from .territories import (
+    apply_pack_map,
+    define_territory,
+    import_map,
+    read_map_file,
+    set_map_rules,
+    set_territory_holder,
+)
 
 __all__ = [
     "advance_phase",
@@ -201,4 +209,10 @@ __all__ = [
     "update_unit_details",
     "void_battle",
     "withdraw_invitation",
+    "apply_pack_map",
+    "define_territory",
+    "import_map",
+    "read_map_file",
+    "set_map_rules",
+    "set_territory_holder",
 ]

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from campaign import packs
+from campaign import maps, packs
 from campaign.models import (
     ANY_UNIT_TABLE,
     CORE_TRAIT_TABLES,
@@ -116,6 +116,7 @@ def import_pack(*, actor, data: bytes, campaign: Campaign | None = None) -> Cont
         trait_tables=[
             {"id": t.id, "name": t.name} for t in pack.battle_traits if t.id != ANY_UNIT_TABLE["id"]
         ],
+        map=maps.section_data(pack.map) if pack.map is not None else None,
         imported_by=common.real_user(actor),
     )
     try:

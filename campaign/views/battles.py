@@ -50,6 +50,7 @@ def battle_create(request: HttpRequest) -> HttpResponse:
                 mission=data["mission"],
                 campaign=force.campaign,
                 date=data["date"],
+                territory=data.get("territory"),
             )
         except ValidationError as error:
             add_service_errors(form, error)

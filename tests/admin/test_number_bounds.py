@@ -19,7 +19,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.test import RequestFactory
 from django.urls import reverse
 
-from campaign.models import MOST_SUPPLY, CrusadeForce
+from campaign.models import MOST_SUPPLY, CrusadeForce, Territory
 from tests.factories import make_force, make_unit, reload
 
 from .helpers import form_data, saved
@@ -129,6 +129,7 @@ def world(organiser, campaign):
     """A campaign with a player's force and card, so each admin has a row to change."""
     force = make_force(campaign=campaign, name="Iron Wolves")
     make_unit(force, name="Squad Helix", points=100)
+    Territory.objects.create(campaign=campaign, key="hive", name="Hive", column=0, row=0)
     return force
 
 
@@ -144,6 +145,7 @@ def test_it_walks_every_number_the_issue_names(walked):
     assert {"starting_supply_limit", "rp_cap", "supply_limit_increase"} <= names
     assert {"supply_limit", "battle_tally", "xp", "model_count", "enhancement_points"} <= names
     assert {"battles_played", "units_destroyed", "points", "max_model_count"} <= names
+    assert {"column", "row", "control_threshold"} <= names
     assert len({field.url for field in walked}) >= 5
 
 

@@ -314,6 +314,24 @@ def _pages(campaign, main: dict, battles: dict, invitation, log: dict) -> dict[s
     }
 
 
+def _map(campaign) -> None:
+    """Two territories, so Start a battle offers a territory and the campaign page draws
+    its map."""
+    organiser = campaign.memberships.get(role="organiser").user
+    first = services.define_territory(
+        actor=organiser, campaign=campaign, key="hive", name="Hive", column=0, row=0
+    )
+    services.define_territory(
+        actor=organiser,
+        campaign=campaign,
+        key="wastes",
+        name="Wastes",
+        column=1,
+        row=0,
+        neighbours=[first],
+    )
+
+
 def build_world() -> World:
     """The owner's forces in every state a page can be in, in one campaign; a member of it
     (the owner's opponent), and an outsider with a force in a campaign of their own."""
@@ -326,6 +344,7 @@ def build_world() -> World:
     )
     services.define_phase(actor=organiser, campaign=campaign, name="The Push", points_limit=1500)
     services.advance_phase(actor=organiser, campaign=campaign)
+    _map(campaign)
     owner, member, outsider = (make_user(f"fuzz-{who}") for who in ("owner", "member", "outsider"))
     main = _main_force(owner, campaign)
     battles = _battles(owner, member, campaign)

@@ -26,14 +26,15 @@ def test_it_is_a_draft_2020_12_schema_that_refuses_unknown_keys_everywhere():
                 yield from objects(value)
 
     found = list(objects(schema))
-    assert len(found) == 13  # the pack, its header, 10 kinds of item, trait table entries
+    # the pack, its header, 10 kinds of item, trait table entries; the map and its territories
+    assert len(found) == 15
     assert all(node["additionalProperties"] is False for node in found)
 
 
 def test_it_lists_the_same_keys_enums_and_limits_as_the_validator():
     schema = json.loads(SCHEMA.read_text())
     props = schema["properties"]
-    assert set(props) == {"format", "version", "pack", "agendas_per_battle", *SECTIONS}
+    assert set(props) == {"format", "version", "pack", "agendas_per_battle", "map", *SECTIONS}
     assert (props["agendas_per_battle"]["minimum"], props["agendas_per_battle"]["maximum"]) == (
         1,
         10,

@@ -7,10 +7,19 @@ import pytest
 from django.core.files.base import ContentFile
 
 from campaign import rules, selectors, services
-from campaign.models import HistoryEntry, history_action_choices
+from campaign.models import (
+    Alliance,
+    ContentPack,
+    EnabledPack,
+    HistoryEntry,
+    Territory,
+    history_action_choices,
+)
 from campaign.services import UnitOutcome
 from tests.blessings import blessing, blessing_pack, give_honours
 from tests.factories import make_campaign, make_user
+from tests.maps.helpers import encode as encode_map
+from tests.maps.helpers import small as small_map
 from tests.packs.helpers import SAMPLE as SAMPLE_PACK
 from tests.services.cards import commissar, krieg_force, krieg_squad
 from tests.services.checks import latest_history
@@ -291,6 +300,21 @@ CALLS: dict[str, Callable[[World], object]] = {
     "change_force_alliance": lambda w: services.change_force_alliance(
         actor=w.organiser, force=w.force, alliance=alliance(w), reason="Swapped sides"
     ),
+    "import_map": lambda w: services.import_map(
+        actor=w.organiser, campaign=w.campaign, data=encode_map(unheld_map())
+    ),
+    "apply_pack_map": lambda w: services.apply_pack_map(
+        actor=w.organiser, campaign=w.campaign, pack=map_pack(w)
+    ),
+    "define_territory": lambda w: services.define_territory(
+        actor=w.organiser, campaign=w.campaign, key="spire", name="The Spire", column=3, row=4
+    ),
+    "set_territory_holder": lambda w: services.set_territory_holder(
+        actor=w.organiser, territory=a_territory(w), alliance=None, reason="Razed"
+    ),
+    "set_map_rules": lambda w: services.set_map_rules(
+        actor=w.organiser, campaign=w.campaign, control_threshold=5
+    ),
 }
 
 
@@ -304,6 +328,33 @@ def log_entry(w: World):
     """An entry the world's player wrote in the campaign's log."""
     return services.write_log_entry(
         actor=w.actor, campaign=w.campaign, title="Dawn at Vraks", text="The guns spoke."
+    )
+
+
+def unheld_map() -> dict:
+    """The small test map with nobody holding anything."""
+    data = small_map()
+    for territory in data["territories"]:
+        territory.pop("held_by", None)
+    return data
+
+
+def map_pack(w: World):
+    """A pack of the world's campaign carrying the small test map."""
+    data = unheld_map()
+    section = {**data["map"], "territories": data["territories"]}
+    pack = ContentPack.objects.create(
+        slug="reach", name="Reach", source="house rules", campaign=w.campaign, map=section
+    )
+    EnabledPack.objects.create(campaign=w.campaign, pack=pack)
+    return pack
+
+
+def a_territory(w: World):
+    """A territory of the world's campaign, held by an alliance."""
+    alliance = Alliance.objects.create(campaign=w.campaign, name="Imperium")
+    return Territory.objects.create(
+        campaign=w.campaign, key="hive", name="Hive", column=0, row=0, held_by=alliance
     )
 
 
@@ -382,6 +433,7 @@ def test_it_covers_every_service_that_changes_state():
         "play_refusal",
         "require_approved",
         "read_pack_file",
+        "read_map_file",
     }
     assert changers == set(CALLS)
 
