@@ -25,6 +25,7 @@ from campaign.packs import SAMPLE_PACK
 from campaign.services import blessings
 from campaign.services.scripted import start_and_muster
 
+from . import story
 from .cards import FACTION_KEYWORDS, FORCES, Card
 
 DEMO_CAMPAIGN = "The Vigil of Kharos"
@@ -49,11 +50,13 @@ def _fight(
     weeks_ago: int = 0,
     agendas: dict[CrusadeForce, list[str]] | None = None,
     achieved: dict[str, dict[str, int]] | None = None,
+    territory: str = "",
 ) -> Battle:
     """Start a battle ``weeks_ago`` weeks back (a battle a week, as the campaign says), each
     opponent accepts, each side musters (picking the Agendas ``agendas`` names for its
     force) and (optionally) records, with the Agendas ``achieved`` by unit name (Agenda
-    name -> times); Out of Action rolls by unit name."""
+    name -> times); Out of Action rolls by unit name. ``territory`` is the key of the
+    territory of the map fought over, if any."""
     starter, _, _ = players[0]
     offered = {a.name: a for a in _offered(starter.campaign, CustomContent.Kind.AGENDA)}
     battle = start_and_muster(
@@ -65,6 +68,7 @@ def _fight(
         agendas={
             force.pk: [offered[name] for name in names] for force, names in (agendas or {}).items()
         },
+        territory=story.territory(starter.campaign, territory) if territory else None,
     )
     sides = {p.force_id: p.pk for p in battle.participants.all()}
     results = {sides[force.pk]: result for force, _, result in players}
@@ -186,11 +190,14 @@ def build_demo_campaign(users: dict) -> Campaign:
         services.join_campaign(
             actor=player, user=player, campaign=campaign, role=Membership.Role.PLAYER
         )
-        story = {"name": name, "faction": faction, "goals": goals}
-        force = services.create_force(actor=player, player=player, campaign=campaign, **story)
+        details = {"name": name, "faction": faction, "goals": goals}
+        force = services.create_force(actor=player, player=player, campaign=campaign, **details)
         forces[username] = force
         for card in cards:
             units[card.name] = _card(force, card)
+
+    # The season's alliances, phases and map; the first phase begins.
+    story.open_the_campaign(organiser, campaign, forces)
 
     # A newcomer invited to join: she says yes or no on her own dashboard.
     if "dana" in users:
@@ -208,7 +215,7 @@ def build_demo_campaign(users: dict) -> Campaign:
     u = units
     outcome = services.UnitOutcome
     # 1. Krieg hold the breach against the Wolves.
-    _fight(
+    breach = _fight(
         [
             (alice, [u["Lord Marshal Dreir"], u["Siege Company Kappa"]], "win"),
             (bruno, [u["Ragnar Frostmane"], u["Shadow Pack"]], "loss"),
@@ -228,6 +235,14 @@ def build_demo_campaign(users: dict) -> Campaign:
         },
         rolls={"Shadow Pack": 1},
         weeks_ago=5,
+        territory="the-breach",
+    )
+    story.tell(
+        alice,
+        breach,
+        "The breach holds",
+        "Dreir walked the line all night. When the Wolves came out of the smoke, the "
+        "second trench was waiting for them.\n\n**The breach is still ours.**",
     )
     _settle(u["Lord Marshal Dreir"], "relic", relic=_relic(rules.RelicCategory.LEGENDARY, 2))
     _settle(u["Siege Company Kappa"], "trait", **_trait(rules.TraitTable.INFANTRY, roll=3))
@@ -241,7 +256,7 @@ def build_demo_campaign(users: dict) -> Campaign:
 
     # 2-5. The Custodes' vault raids: the Prosecutors are ground down and lost.
     for number, result in enumerate(["win", "loss", "draw", "win"], start=2):
-        _fight(
+        raid = _fight(
             [
                 (
                     chen,
@@ -266,7 +281,32 @@ def build_demo_campaign(users: dict) -> Campaign:
             },
             rolls={"Prosecutors of the Silent Sisterhood": 1},
             weeks_ago=6 - number,
+            size="Incursion" if number <= 3 else "Strike Force",
+            territory="vault-of-echoes",
         )
+        if number == 3:
+            story.tell(
+                bruno,
+                raid,
+                "The vault door falls",
+                "The Custodians fought for every step. We did not stop.\n\n"
+                "- Ragnar went first\n- Fangblade kept the stairs\n\nThe vault is *ours*.",
+            )
+            story.next_phase(
+                organiser,
+                campaign,
+                "The storms close in",
+                "Landfall is over: nobody is leaving Kharos now. The armies dig in around "
+                "the walls, and battles grow to Strike Force.",
+            )
+        elif number == 5:
+            story.tell(
+                chen,
+                raid,
+                "Back through the vault",
+                "Aurelian led the way back down. The Wolves' banners are ash and the "
+                "vault is sealed again.",
+            )
         _settle(u["Aurelian the Blade"], "relic", relic=_relic(rules.RelicCategory.ANTIQUITY, 2))
         _settle(u["Ragnar Frostmane"], "trait", **_trait(rules.TraitTable.CHARACTER, roll=2))
         _settle(u["Fangblade"], "trait", **_trait(rules.TraitTable.VEHICLE, roll=4))
@@ -291,9 +331,10 @@ def build_demo_campaign(users: dict) -> Campaign:
             ),
             (chen, [u["Valerian"], u["Custodian Guard Tertius"]], "draw"),
         ],
-        size="Incursion",
+        size="Strike Force",
         mission="Storm the Gatehouse",
         finish=False,
+        territory="gatehouse",
     )
     # The Custodes bring fewer Crusade points to the gatehouse: the underdog's Blessing.
     _underdog_blesses(storm)
@@ -309,4 +350,12 @@ def demo_summary(campaign: Campaign) -> list[str]:
         )
     in_progress = campaign.battles.filter(status=Battle.Status.IN_PROGRESS).count()
     lines.append(f"  {campaign.battles.count()} battles, {in_progress} in progress")
+    campaign.refresh_from_db()
+    phase = campaign.current_phase
+    if phase is not None:
+        lines.append(
+            f"  phase {phase.position} of {campaign.phases.count()}: {phase.name}; "
+            f"{campaign.territories.count()} territories, "
+            f"{campaign.log_entries.count()} log entries"
+        )
     return lines

@@ -21,6 +21,12 @@ NOBODY = "#9e9e9e"
 """The fill of a territory nobody holds."""
 RADIUS = 40
 HEIGHT = RADIUS * math.sqrt(3)
+SCALE = 1.6
+"""Pixels per unit of the drawing: a hex is 128 px wide and its names 14 px high at any
+screen size (a map wider than the screen scrolls inside its frame)."""
+LABEL_LINE = 11
+"""Most characters on one line of a hex's name (two lines at most)."""
+LINE_HEIGHT = 10.5
 NEWEST_BATTLES = 3
 """Battles listed per territory in the map's table (newest first)."""
 
@@ -34,11 +40,17 @@ class Hex:
     points: str
     colour: str
     ink: str
-    label: str
+    label: list[str]
 
     @property
     def anchor(self) -> str:
         return territory_anchor(self.territory)
+
+    @property
+    def lines(self) -> list[tuple[str, float]]:
+        """The name's lines with the height of each, centred on the hex."""
+        top = self.centre_y - LINE_HEIGHT * (len(self.label) - 1) / 2
+        return [(line, top + i * LINE_HEIGHT) for i, line in enumerate(self.label)]
 
 
 @dataclass
@@ -73,6 +85,14 @@ class MapView:
     def view_box(self) -> str:
         return f"0 0 {self.width:.0f} {self.height:.0f}"
 
+    @property
+    def pixel_width(self) -> int:
+        return round(self.width * SCALE)
+
+    @property
+    def pixel_height(self) -> int:
+        return round(self.height * SCALE)
+
 
 def territory_anchor(territory: Territory) -> str:
     """The id of a territory's row in the campaign page's map table."""
@@ -100,8 +120,17 @@ def _ink(colour: str) -> str:
     return "#000000" if 0.299 * red + 0.587 * green + 0.114 * blue > 150 else "#ffffff"
 
 
-def _label(name: str) -> str:
-    return name if len(name) <= 12 else name[:11] + "…"
+def _label(name: str) -> list[str]:
+    """A territory's name in at most two short lines, cut with an ellipsis past that."""
+    lines: list[str] = []
+    for word in name.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= LABEL_LINE:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    return [line if len(line) <= LABEL_LINE else line[: LABEL_LINE - 1] + "…" for line in lines]
 
 
 def _phase(campaign: Campaign, phase: int | str | None) -> Phase | None:

@@ -91,7 +91,7 @@ def start_battle(
     territory_service.check_battle_ground(campaign=campaign, force=mine, territory=territory)
     battle = Battle.objects.create(
         campaign=campaign,
-        phase_id=campaign.current_phase_id if campaign is not None else None,
+        phase_id=_current_phase_id(campaign),
         territory=territory,
         battle_size=battle_size,
         mission=mission,
@@ -121,6 +121,14 @@ def start_battle(
             battle=battle,
         )
     return battle
+
+
+def _current_phase_id(campaign: Campaign | None) -> int | None:
+    """The phase the campaign plays now, read afresh: the caller's campaign may be a copy
+    from before the organiser advanced it."""
+    if campaign is None:
+        return None
+    return Campaign.objects.filter(pk=campaign.pk).values_list("current_phase_id", flat=True)[0]
 
 
 def lock_battle(battle: Battle | int) -> tuple[Battle, list[BattleParticipant]]:

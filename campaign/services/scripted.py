@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping, Sequence
 
-from campaign.models import Battle, Campaign, CrusadeForce, CustomContent, Unit
+from campaign.models import Battle, Campaign, CrusadeForce, CustomContent, Territory, Unit
 
 from .battles import muster_army, start_battle
 from .invitations import accept_invitation
@@ -25,11 +25,12 @@ def start_and_muster(
     campaign: Campaign | None = None,
     date: datetime.date | None = None,
     agendas: Mapping[int, Sequence[CustomContent]] | None = None,
+    territory: Territory | None = None,
 ) -> Battle:
     """The first force's player opens a battle against the others; then side by side,
     in the order given, each invited player accepts and each side musters its units
     with its first CHARACTER as Warlord, picking the Agendas ``agendas`` gives its force
-    (by the force's pk)."""
+    (by the force's pk). The battle may be fought over a ``territory`` of the map."""
     forces = [force for force, _ in armies]
     battle = start_battle(
         actor=forces[0].player,
@@ -39,6 +40,7 @@ def start_and_muster(
         mission=mission,
         campaign=campaign,
         date=date,
+        territory=territory,
     )
     participants = {p.force_id: p for p in battle.participants.all()}
     for force, units in armies:
