@@ -21,6 +21,7 @@ EVERY_ROW = [
     "admin_login",
     "campaign_page",
     "campaign_page_first",
+    "campaign_log",
     "battle_detail_baseline",
     "battle_detail",
     "record_form_baseline",

@@ -408,6 +408,12 @@ def league_probes(subjects: Subjects, database: BenchDatabase) -> list[Probe]:
                     (first_look_probe, "campaign_page_first"),
                 )
             ),
+            page_probe(
+                "campaign_log",
+                database,
+                clients.of(subjects.force.player),
+                reverse("campaign_log", args=[subjects.campaign.pk]),
+            ),
             *size_independent_probes(subjects, database),
         ]
         for size, force in sorted(subjects.order_of_battle.items()):
@@ -581,10 +587,19 @@ def judge(
         row("admin_login", "admin login page, the reference", timings["admin_login"], "", None),
         times_login(
             "campaign_page",
-            f"campaign page, {league.forces} forces / {league.units:,} units / {battles:,} battles",
+            f"campaign page, {league.forces} forces / {league.units:,} units / {battles:,} "
+            f"battles / {counts['territories']} territories / {counts['log_entries']} log "
+            f"entries / {counts['phases']} phases",
             3,
         ),
         first_look("campaign_page_first", "campaign page"),
+        row(
+            "campaign_log",
+            f"the campaign's log, {counts['log_entries']} entries",
+            timings["campaign_log"],
+            "",
+            None,
+        ),
     ]
     for key, page in SIZE_INDEPENDENT.items():
         small, big = timings[f"{key}_baseline"], timings[key]

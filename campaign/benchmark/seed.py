@@ -19,7 +19,8 @@ from django.db import transaction
 from django.db.migrations.loader import MigrationLoader
 from django.db.models import Max, Min
 
-from campaign import models, rules
+from campaign import models, rules, services
+from campaign.maps.grid import Place, grid_map
 
 from . import moves
 from .rosters import (
@@ -36,7 +37,7 @@ from .rosters import (
     roman,
 )
 
-SEED_VERSION = 3
+SEED_VERSION = 4
 RECORD_MISSION = "Vital Ground"
 """The battle left in progress, both sides mustered: the record form's subject."""
 MUSTER_MISSION = "Muster Call"
@@ -49,6 +50,15 @@ BASELINE_BATTLES = 20
 ORGANISER = "organiser"
 SEASON_START = datetime.date(2025, 1, 4)
 BATTLES_PER_TRANSACTION = 25
+
+SECTORS = ["Ashfall", "Bastion", "Cinder", "Dross", "Ember", "Forge", "Gallow", "Helix"]
+REGIONS = ["Reach", "Spire", "Wastes", "Docks", "Gate", "Deep"]
+STORY = (
+    "The {force} went in at dawn. **{mission}** was the order, and nobody asked twice.\n\n"
+    "- the guns spoke first\n- the line held\n- the survivors counted the cost\n\n"
+    "> Remember the fallen, and paint the next banner.\n\n"
+    "What the *{force}* took that day, they mean to keep."
+)
 
 Progress = Callable[[str], None]
 WIN, LOSS, DRAW = (
@@ -71,6 +81,13 @@ class Scale:
     order_of_battle_sizes: tuple[int, ...] = (50, 200)
     """Forces of exactly these many units, for the Order of Battle targets."""
     army_size: int = 10
+    phases: int = 5
+    """The season's phases, played one after another through its battles."""
+    map_columns: int = 10
+    map_rows: int = 5
+    """The campaign map: a territory on every hex of the grid (50)."""
+    battles_per_story: int = 4
+    """A log entry by the winner of every fourth battle (500 in 2,000 battles)."""
 
     @property
     def description(self) -> str:
@@ -162,6 +179,9 @@ def league_counts(campaign: models.Campaign) -> dict[str, int]:
         "battle_honours": models.BattleHonour.objects.filter(unit__in=units).count(),
         "battle_scars": models.BattleScar.objects.filter(unit__in=units).count(),
         "history": models.HistoryEntry.objects.filter(campaign=campaign).count(),
+        "phases": campaign.phases.count(),
+        "territories": campaign.territories.count(),
+        "log_entries": campaign.log_entries.count(),
     }
 
 
@@ -229,10 +249,46 @@ class LeagueBuilder:
         campaign = moves.create_campaign(
             organiser=organiser, name=self.scale.campaign, description=self.scale.description
         )
+        self._open_the_season(campaign, organiser)
         forces = self._muster_forces(campaign, organiser)
-        self._fight_season(campaign, forces)
+        self._fight_season(campaign, forces, organiser)
         self._leave_a_battle_in_progress(campaign, forces)
         return campaign
+
+    # The narrative: phases, the map, alliances ---------------------------------------
+
+    def _open_the_season(self, campaign: models.Campaign, organiser) -> None:
+        """The organiser's phases and map (the alliances come with the sample pack), and
+        the first phase begins."""
+        for number in range(1, self.scale.phases + 1):
+            services.define_phase(
+                actor=organiser,
+                campaign=campaign,
+                name=f"Phase {roman(number)}",
+                narrative=f"The league's {ordinal(number)} chapter.",
+                battle_size="Strike Force",
+            )
+        holders = [a.name for a in campaign.alliances.order_by("pk")]
+        places = [
+            Place(
+                f"sector-{column}-{row}",
+                f"{SECTORS[column % len(SECTORS)]} {REGIONS[row % len(REGIONS)]}",
+                column,
+                row,
+                "A contested sector of the league's world.",
+                holders[(column + row) % len(holders)] if (column + row) % 4 == 0 else "",
+            )
+            for row in range(self.scale.map_rows)
+            for column in range(self.scale.map_columns)
+        ]
+        services.import_map(
+            actor=organiser,
+            campaign=campaign,
+            data=grid_map(places, name="The league's world"),
+        )
+        services.advance_phase(actor=organiser, campaign=campaign)
+        self.territories = list(campaign.territories.order_by("pk"))
+        self.alliances = list(campaign.alliances.order_by("pk"))
 
     # Forces and units ------------------------------------------------------------------
 
@@ -278,6 +334,9 @@ class LeagueBuilder:
         """One player's force: enlisted, its paper Supply Limit carried over, its units added."""
         player = _user(_player_name(number))
         force = moves.enlist(player=player, campaign=campaign, name=name, faction=faction)
+        alliance = self.alliances[number % len(self.alliances)]
+        services.choose_alliance(actor=player, force=force, alliance=alliance)
+        force.refresh_from_db()
         sheets = force_composition(faction, size, self.rng)
         # Room for the season's Renowned Heroes, on top of the units' points.
         needed = sum(sheet.points for sheet in sheets) + 400
@@ -291,23 +350,33 @@ class LeagueBuilder:
 
     # Battles ---------------------------------------------------------------------------
 
-    def _fight_season(self, campaign: models.Campaign, forces: list[models.CrusadeForce]) -> None:
+    def _fight_season(
+        self, campaign: models.Campaign, forces: list[models.CrusadeForce], organiser
+    ) -> None:
         battles = self.scale.battles
         step = max(1, battles // 10)
+        per_phase = -(-battles // self.scale.phases)
         for first in range(0, battles, BATTLES_PER_TRANSACTION):
             with transaction.atomic():
                 for number in range(first, min(first + BATTLES_PER_TRANSACTION, battles)):
+                    if number and number % per_phase == 0:
+                        services.advance_phase(actor=organiser, campaign=campaign)
                     sides = self.rng.sample(forces, 2)
                     date = SEASON_START + datetime.timedelta(days=number * 365 // battles)
-                    self._battle(campaign, sides, date)
+                    battle = self._battle(campaign, sides, date)
+                    if number % self.scale.battles_per_story == 0:
+                        self._tell(campaign, battle, number)
                     if (number + 1) % step == 0:
                         history = models.HistoryEntry.objects.filter(campaign=campaign).count()
                         self._report(
                             f"battles {number + 1:,}/{battles:,}, history {history:,} rows"
                         )
 
-    def _battle(self, campaign: models.Campaign, sides: list[models.CrusadeForce], date) -> None:
-        """One battle as a group plays it: muster, record, Out of Action, promotions."""
+    def _battle(
+        self, campaign: models.Campaign, sides: list[models.CrusadeForce], date
+    ) -> models.Battle:
+        """One battle as a group plays it, over a territory of the map: muster, record,
+        Out of Action, promotions."""
         armies = [(force, self._army(force)) for force in sides]
         battle = moves.start_and_muster(
             campaign=campaign,
@@ -315,6 +384,7 @@ class LeagueBuilder:
             battle_size="Strike Force",
             mission=self.rng.choice(MISSIONS),
             date=date,
+            territory=self.rng.choice(self.territories),
         )
         results, outcomes = self._what_happened(battle, armies)
         moves.record_end(battle=battle, results=results, outcomes=outcomes)
@@ -323,6 +393,20 @@ class LeagueBuilder:
         for force in sides:
             if self.rng.random() < 0.08:
                 moves.buy_increase_supply_limit(force)
+        return battle
+
+    def _tell(self, campaign: models.Campaign, battle: models.Battle, number: int) -> None:
+        """The winner (or the first side, after a draw) tells the battle's story."""
+        sides = list(battle.participants.select_related("force__player").order_by("pk"))
+        teller = next((s for s in sides if s.result == WIN), sides[0]).force
+        services.write_log_entry(
+            actor=teller.player,
+            campaign=campaign,
+            title=f"{battle.mission}: the {ordinal(number + 1)} battle",
+            text=STORY.format(force=teller.name, mission=battle.mission),
+            battle=battle,
+            territory=battle.territory,
+        )
 
     def _army(self, force: models.CrusadeForce) -> list[models.Unit]:
         candidates = army_candidates(force)

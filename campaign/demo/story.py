@@ -4,7 +4,7 @@ written in our own words and made through the services like everything else."""
 from __future__ import annotations
 
 from campaign import services
-from campaign.maps import spec as map_spec
+from campaign.maps.grid import Place, grid_map
 from campaign.models import Alliance, Campaign, CrusadeForce, Phase, Territory
 
 ALLIANCES = {
@@ -49,42 +49,6 @@ TERRITORIES = [
 ]
 
 
-def hex_neighbours(column: int, row: int) -> list[tuple[int, int]]:
-    """The hexes bordering one on the map's grid (odd columns sit half a hex lower)."""
-    side_rows = (row - 1, row) if column % 2 == 0 else (row, row + 1)
-    return [
-        (column, row - 1),
-        (column, row + 1),
-        *((c, r) for c in (column - 1, column + 1) for r in side_rows),
-    ]
-
-
-def map_file(territories, *, name: str, description: str = "", holders: dict[str, str]) -> dict:
-    """A map file for ``territories`` (id, name, column, row, description, holder key),
-    each bordering the territories on the hexes around it; ``holders`` names the alliance
-    of each holder key."""
-    at = {(column, row): key for key, _, column, row, _, _ in territories}
-    entries = []
-    for key, title, column, row, description_, holder in territories:
-        entry = {
-            "id": key,
-            "name": title,
-            "description": description_,
-            "column": column,
-            "row": row,
-            "neighbours": sorted(at[spot] for spot in hex_neighbours(column, row) if spot in at),
-        }
-        if holder:
-            entry["held_by"] = holders[holder]
-        entries.append(entry)
-    return {
-        "format": map_spec.FORMAT,
-        "version": map_spec.VERSION,
-        "map": {"name": name, "description": description},
-        "territories": entries,
-    }
-
-
 def open_the_campaign(organiser, campaign: Campaign, forces: dict[str, CrusadeForce]) -> None:
     """The organiser sets the season up (phases and the map: the alliances came with the
     sample pack), starts its first phase and writes its opening; each player picks their
@@ -93,15 +57,15 @@ def open_the_campaign(organiser, campaign: Campaign, forces: dict[str, CrusadeFo
         services.define_phase(
             actor=organiser, campaign=campaign, name=name, narrative=narrative, battle_size=size
         )
-    holders = ALLIANCES
+    places = [
+        Place(key, name, column, row, description, ALLIANCES.get(holder, ""))
+        for key, name, column, row, description, holder in TERRITORIES
+    ]
     services.import_map(
         actor=organiser,
         campaign=campaign,
-        data=map_file(
-            TERRITORIES,
-            name="Kharos Hive",
-            description="The hive city and the wastes around its walls.",
-            holders=holders,
+        data=grid_map(
+            places, name="Kharos Hive", description="The hive city and the wastes around its walls."
         ),
     )
     for player, force in forces.items():
