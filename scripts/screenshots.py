@@ -40,13 +40,20 @@ pages = {{
     "order-of-battle": reverse("force_detail", args=[force.pk]),
     "campaign": reverse("campaign_detail", args=[force.campaign_id]),
     "crusade-card-page": reverse("unit_detail", args=[unit.pk]),
+    "campaign-map": reverse("campaign_detail", args=[force.campaign_id]),
+    "campaign-map-on-a-phone": reverse("campaign_detail", args=[force.campaign_id]),
+    "campaign-log": reverse("campaign_log", args=[force.campaign_id]),
 }}
 if side is not None:
     pages["record-on-a-phone"] = reverse("army_record", args=[side.pk])
 print(json.dumps(pages))
 """
 """The paths worth a picture, read in the demo's database: alice's force, her most
-experienced card, and her side of the battle the demo leaves in progress."""
+experienced card, and her side of the battle the demo leaves in progress; the campaign's
+map (on its own, wide and on a phone) and its log."""
+
+PARTS = {"campaign-map": ".campaign-map", "campaign-map-on-a-phone": ".campaign-map"}
+"""Pictures of one part of a page: the part's CSS selector."""
 
 
 def build_demo(env: dict[str, str]) -> dict[str, str]:
@@ -73,7 +80,11 @@ def shoot(base: str, pages: dict[str, str]) -> None:
         for name, path in pages.items():
             page.set_viewport_size(PHONE if name.endswith("phone") else WIDE)
             page.goto(f"{base}{path}")
-            page.screenshot(path=str(DOCS / f"{name}.png"), full_page=True)
+            picture = str(DOCS / f"{name}.png")
+            if name in PARTS:
+                page.locator(PARTS[name]).screenshot(path=picture)
+            else:
+                page.screenshot(path=picture, full_page=True)
             print(f"docs/{name}.png: {path}")
         browser.close()
 
