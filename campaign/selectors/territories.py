@@ -203,7 +203,7 @@ def campaign_map(campaign: Campaign, phase: int | str | None = None) -> MapView 
         return None
     alliances = {a.pk: a for a in Alliance.objects.filter(campaign=campaign).order_by("name")}
     phases = list(
-        Phase.objects.filter(campaign=campaign, started_at__isnull=False).order_by("position")
+        Phase.objects.filter(campaign=campaign, ended_at__isnull=False).order_by("position")
     )
     battles, counts = _newest_battles(campaign)
     hexes, rows, held = [], [], set()

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from campaign import services
 from campaign.models import Alliance, Battle, Campaign, CrusadeForce, Phase, Territory
-from campaign.selectors.territories import NOBODY, campaign_map
+from campaign.selectors.territories import NOBODY, _label, campaign_map
 from tests.factories import make_recorded_battle
 from tests.maps.helpers import war
 
@@ -32,7 +32,7 @@ def page(client, w, **params) -> str:
 
 
 def svg(body: str) -> str:
-    found = re.search(r'<svg class="chart__svg map__svg".*?</svg>', body, re.S)
+    found = re.search(r'<svg class="map__svg".*?</svg>', body, re.S)
     assert found, "no map on the page"
     return found.group()
 
@@ -41,7 +41,8 @@ def test_it_draws_each_territory_as_a_hex_in_its_holders_colour_linked_to_its_ro
     w = war()
     body = page(client, w)
     drawn = svg(body)
-    assert 'viewBox="0 0 200 104"' in drawn and 'width="100%"' in drawn
+    # Drawn at a fixed scale (names stay readable); a wide map scrolls in its frame.
+    assert 'viewBox="0 0 200 104" width="320" height="166"' in drawn
     fills = re.findall(r'<a href="#(territory-[a-z-]+)">.*?fill="(#[0-9a-f]{6})"', drawn, re.S)
     assert fills == [
         ("territory-hive-vell", "#3366cc"),
@@ -222,3 +223,27 @@ def test_another_campaigns_territory_is_refused(client):
     assert response.status_code == 200
     assert response.context["form"]["territory"].errors
     assert not Battle.objects.exists()
+
+
+def test_it_splits_a_long_name_over_two_lines_and_cuts_what_is_past_them():
+    assert _label("Promethium Docks") == ["Promethium", "Docks"]
+    assert _label("The Breach") == ["The Breach"]
+    assert _label("Ashfall Reach of the Old Kings") == ["Ashfall", "Reach of t…"]
+    assert _label("Supercalifragilistic") == ["Supercalif…"]
+
+
+def test_the_map_offers_the_end_of_each_phase_that_is_over_only(client):
+    w = war()
+    done = Phase.objects.create(
+        campaign=w.campaign,
+        position=1,
+        name="Landfall",
+        started_at=timezone.now(),
+        ended_at=timezone.now(),
+    )
+    Phase.objects.create(
+        campaign=w.campaign, position=2, name="Counterattack", started_at=timezone.now()
+    )
+    body = page(client, w)
+    assert f"End of {done}" in body
+    assert "End of 2. Counterattack" not in body
