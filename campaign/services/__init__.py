@@ -21,19 +21,14 @@ from .battles import (
     UnitOutcome,
     check_army,
     disagreement,
-    inflict_battle_scar,
     muster_army,
     muster_refusal,
-    out_of_action_choices,
     preview_side,
     record_battle_end,
     record_side,
-    resolve_out_of_action,
     settle_battle,
     start_battle,
-    take_out_of_action_test,
     units_with_pending_choices,
-    void_battle,
 )
 from .blessings import pick_blessings
 from .campaign_points import set_scoring
@@ -79,6 +74,12 @@ from .members import (
     invite_to_campaign,
     withdraw_campaign_invitation,
 )
+from .out_of_action import (
+    inflict_battle_scar,
+    out_of_action_choices,
+    resolve_out_of_action,
+    take_out_of_action_test,
+)
 from .packs import (
     add_custom_content,
     disable_pack,
@@ -117,6 +118,7 @@ from .territories import (
     set_map_rules,
     set_territory_holder,
 )
+from .void import void_battle
 
 __all__ = [
     "advance_phase",
