@@ -14,6 +14,20 @@ if TYPE_CHECKING:
 # database access from the test body (SynchronousOnlyOperation).
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
+# Fixtures that open the test database. A test with none of them and no django_db mark
+# cannot touch the database (pytest-django refuses it), so it gives the same result on
+# any database: the PostgreSQL leg leaves it to the SQLite leg, which runs everything.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+    "admin_user",
+    "admin_client",
+    "django_user_model",
+}
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -38,8 +52,11 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # tryfirst: mark before `-m` deselects, so `-m "not browser"` sees the marker.
     for item in items:
-        if "page" in getattr(item, "fixturenames", ()):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if "page" in fixtures:
             item.add_marker(pytest.mark.browser)
+        if not item.get_closest_marker("django_db") and not fixtures & DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.database_free)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
