@@ -17,6 +17,8 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 # Fixtures that open the test database. A test with none of them and no django_db mark
 # cannot touch the database (pytest-django refuses it), so it gives the same result on
 # any database: the PostgreSQL leg leaves it to the SQLite leg, which runs everything.
+# A test that reaches the configured database another way (a command in a subprocess
+# inherits DATABASE_URL) is marked `any_database` and runs in both.
 DATABASE_FIXTURES = {
     "db",
     "transactional_db",
@@ -55,7 +57,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         fixtures = set(getattr(item, "fixturenames", ()))
         if "page" in fixtures:
             item.add_marker(pytest.mark.browser)
-        if not item.get_closest_marker("django_db") and not fixtures & DATABASE_FIXTURES:
+        if not fixtures & DATABASE_FIXTURES and not any(
+            item.get_closest_marker(mark) for mark in ("django_db", "postgresql", "any_database")
+        ):
             item.add_marker(pytest.mark.database_free)
 
 
