@@ -17,7 +17,7 @@ DEPLOY_ENV := DEBUG=0 \
 	DATABASE_URL=sqlite:////tmp/x.sqlite3
 
 .PHONY: help venv run test system-deps lint checks migrations-check test-sqlite \
-	test-postgresql bench bench-postgresql bench-uploads screenshots pack-files format serve clean
+	test-postgresql bench bench-postgresql bench-uploads load throughput screenshots pack-files format serve clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -83,6 +83,30 @@ bench-postgresql: venv ## The same benchmark on a throwaway PostgreSQL cluster
 
 bench-uploads: venv ## Measure the server's memory for picture uploads (gunicorn, temp SQLite file)
 	$(PY) -m scripts.bench_uploads
+
+# `make load` (DB=postgresql, USERS=200, LOAD_TIME=60; ARGS="--workers 4 --threads 2" ...):
+# the league under load, served by gunicorn as deployed, played by locust's players.
+USERS ?= 50
+LOAD_TIME ?= 60
+LOAD := $(PY) -m scripts.load --users $(USERS) --time $(LOAD_TIME)
+
+load: venv ## Players of a league copy through the real forms, gunicorn as deployed (DB=postgresql, USERS=200)
+	@case "$(DB)" in \
+		sqlite) $(LOAD) $(ARGS) ;; \
+		postgresql) url="$$(.ci/postgres start)"; \
+			trap '.ci/postgres stop' EXIT; \
+			$(LOAD) --postgresql "$$url" $(ARGS) ;; \
+		*) echo "make load: DB is sqlite or postgresql, not '$(DB)'" >&2; exit 2 ;; \
+	esac
+
+throughput: venv system-deps ## Requests/s per page with wrk, for several workers x threads (DB=postgresql)
+	@case "$(DB)" in \
+		sqlite) $(PY) -m scripts.load --throughput $(ARGS) ;; \
+		postgresql) url="$$(.ci/postgres start)"; \
+			trap '.ci/postgres stop' EXIT; \
+			$(PY) -m scripts.load --throughput --postgresql "$$url" $(ARGS) ;; \
+		*) echo "make throughput: DB is sqlite or postgresql, not '$(DB)'" >&2; exit 2 ;; \
+	esac
 
 screenshots: venv ## Take docs/*.png again from the demo campaign (Chromium, throwaway SQLite)
 	$(PY) -m scripts.screenshots

@@ -1,0 +1,84 @@
+"""Requests per second per page, for several gunicorn shapes (workers x threads), with wrk
+at several numbers of open connections; each page as a logged-in player sees it (the
+admin login page logged out, as the benchmark's yardstick)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+@dataclass
+class Sample:
+    shape: str
+    page: str
+    connections: int
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def _ms(text: str) -> float:
+    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()
+    return float(number) * UNITS[unit]
+
+
+def wrk(
+    url: str, *, connections: int, seconds: int, cookie: str | None
+) -> tuple[float, float, float, int]:
+    """requests/s, p50 and p99 in ms, and errors (non-2xx/3xx answers, socket errors)."""
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
+    if cookie:
+        command += ["-H", f"Cookie: sessionid={cookie}"]
+    out = subprocess.run(
+        [*command, url], capture_output=True, text=True, timeout=seconds + 60, check=True
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])
+    p50 = _ms(re.search(r"50%\s+([\d.]+\w+)", out)[1])
+    p99 = _ms(re.search(r"99%\s+([\d.]+\w+)", out)[1])
+    errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rps, p50, p99, errors + (int(bad[1]) if bad else 0)
+
+
+def available() -> bool:
+    return shutil.which("wrk") is not None
+
+
+def pages(player: dict) -> dict[str, tuple[str, str | None]]:
+    """Page name: (path, session cookie or None)."""
+    session = player["session"]
+    return {
+        "admin login": ("/admin/login/", None),
+        "order of battle": (f"/forces/{player['force']}/", session),
+        "campaign": (f"/campaigns/{player['campaign']}/", session),
+        "dashboard": ("/dashboard/", session),
+        "card": (f"/units/{player['card']}/", session),
+    }
+
+
+def table(samples: list[Sample], connections: list[int]) -> list[str]:
+    head = " | ".join(f"{c} conn. req/s (p50/p99 ms)" for c in connections)
+    lines = [
+        f"| workers x threads | page | {head} |",
+        "| --- | --- |" + " --- |" * len(connections),
+    ]
+    keys = list(dict.fromkeys((s.shape, s.page) for s in samples))
+    for shape, page in keys:
+        cells = []
+        for c in connections:
+            s = next(
+                (s for s in samples if (s.shape, s.page, s.connections) == (shape, page, c)), None
+            )
+            if s is None:
+                cells.append("")
+            else:
+                errors = f", {s.errors} errors" if s.errors else ""
+                cells.append(f"{s.rps:.0f} ({s.p50_ms:.0f}/{s.p99_ms:.0f}{errors})")
+        lines.append(f"| {shape} | {page} | " + " | ".join(cells) + " |")
+    return lines

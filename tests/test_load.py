@@ -1,0 +1,88 @@
+"""`make load` keeps working where it can be checked in a second: its arguments, how it
+reads locust's statistics and judges them, and how it reads wrk. (A run against a
+league takes minutes: `make load` itself.)"""
+
+import pytest
+
+from scripts.load import __main__ as load
+from scripts.load import report, throughput
+
+STATS = """Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,\
+Min Response Time,Max Response Time,Average Content Size,Requests/s,Failures/s,50%,66%,75%,\
+80%,90%,95%,98%,99%,99.9%,99.99%,100%
+GET,order of battle,100,0,40,45,10,300,20000,3.2,0,40,45,50,55,90,140,200,250,300,300,300
+POST,battle: confirm,10,0,200,210,150,500,300,0.3,0,200,210,220,230,300,420,500,500,500,500,500
+GET,dashboard,50,1,30,35,10,100,9000,1.6,0.03,30,32,35,40,50,60,90,100,100,100,100
+,Aggregated,160,1,40,60,10,500,15000,5.1,0.03,40,45,50,60,100,200,300,450,500,500,500
+"""
+
+WRK = """Running 3s test @ http://127.0.0.1:8000/dashboard/
+  2 threads and 16 connections
+  Latency Distribution
+     50%   41.20ms
+     75%   60.00ms
+     90%  100.00ms
+     99%    1.20s
+  480 requests in 3.00s, 4.00MB read
+  Socket errors: connect 0, read 0, write 0, timeout 2
+  Non-2xx or 3xx responses: 3
+Requests/sec:    159.80
+"""
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--users", "0"],
+        ["--time", "-5"],
+        ["--workers", "x"],
+        ["--shapes", "2by4"],
+        ["--shapes", "0x4"],
+        ["--connections", "4,0"],
+        ["--scale", "galaxy"],
+    ],
+)
+def test_bad_arguments_are_refused(arguments, capsys):
+    with pytest.raises(SystemExit) as refused:
+        load.parser().parse_args(arguments)
+    assert refused.value.code == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_the_defaults_are_the_deployed_server_and_fifty_players():
+    args = load.parser().parse_args([])
+    assert (args.users, args.time, args.workers, args.threads) == (50, 60, 2, 4)
+    assert args.shapes == [(2, 4), (4, 1), (4, 2), (2, 8)]
+    assert args.connections == [4, 16, 64]
+
+
+def test_pages_and_steps_are_judged_on_their_own_targets(tmp_path):
+    (tmp_path / "run_stats.csv").write_text(STATS)
+    rows = report.read(tmp_path / "run")
+    by_name = {r.name: r for r in rows}
+    assert [r.name for r in rows] == [
+        "dashboard",
+        "order of battle",
+        "battle: confirm",
+        "Aggregated",
+    ]
+    assert by_name["order of battle"].target == 150 and by_name["order of battle"].met
+    # A step has 400 ms, and this one's p95 is over it.
+    assert by_name["battle: confirm"].target == 400 and not by_name["battle: confirm"].met
+    # Fast, but an error: not met.
+    assert not by_name["dashboard"].met
+    assert by_name["Aggregated"].met is None
+    lines = report.table(rows)
+    assert lines[2].startswith("| dashboard | 50 | 1 |") and lines[2].endswith("NOT MET |")
+    assert lines[-1].startswith("| all requests | 160 | 1 | 5.1 |")
+
+
+def test_wrk_output_is_read(monkeypatch):
+    class Done:
+        stdout = WRK
+
+    monkeypatch.setattr(throughput.subprocess, "run", lambda *a, **k: Done)
+    rps, p50, p99, errors = throughput.wrk("http://x/", connections=16, seconds=3, cookie="k")
+    assert (rps, p50, p99, errors) == (159.8, 41.2, 1200.0, 5)
+    sample = throughput.Sample("2x4", "dashboard", 16, rps, p50, p99, errors)
+    assert throughput.table([sample], [16])[-1] == "| 2x4 | dashboard | 160 (41/1200, 5 errors) |"
