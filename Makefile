@@ -29,10 +29,10 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
-run: venv ## Migrate, load the demo campaign, print the logins, serve on 127.0.0.1:8000
+run: venv ## Migrate, load the demo campaign, print the logins, serve on 127.0.0.1:8000 (and send email)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	PY=$(PY) scripts/run_with_worker 127.0.0.1:8000
 
 test: venv system-deps lint checks migrations-check ## Everything CI runs
 	@echo "make test: the SQLite and PostgreSQL suites run side by side; each prints when it ends"

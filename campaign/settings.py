@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "campaign",
 ]
 
@@ -328,6 +330,11 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
 EMAIL_ENABLED = bool(EMAIL_HOST) or DEBUG
 """Whether the app sends mail at all (and may tell a player that an email is on its way)."""
+
+# Background tasks (django-tasks): email to players is queued in the database and sent by
+# `manage.py db_worker`, which runs beside the app servers; no request waits on a mail
+# server. Email queued while no worker runs waits in the database until one does.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 LOGGING = {
     "version": 1,

@@ -32,3 +32,7 @@ CSRF_COOKIE_SECURE = False
 # Tests never run collectstatic: let WhiteNoise find files as in development instead of
 # warning that STATIC_ROOT does not exist.
 WHITENOISE_AUTOREFRESH = True
+# Tasks run at once, in the request, so a test sees its email in mail.outbox once the
+# transaction commits; tests/views/test_email_worker.py uses the database backend and the
+# real worker instead.
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

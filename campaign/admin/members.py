@@ -5,13 +5,11 @@ here directly. Invitations nobody has answered can be withdrawn."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
@@ -40,10 +38,11 @@ class UserByUsernameField(forms.ModelChoiceField):
 
 
 def send_invitation(request: HttpRequest | None, invitation: CampaignInvitation) -> None:
-    """Email the invited user once the save is committed (a rolled-back save sends
-    nothing); a mail server's failure never undoes the invitation."""
+    """Queue the email to the invited user once the save is committed (a rolled-back save
+    queues nothing); the worker sends it, and a mail server's failure never undoes the
+    invitation."""
     if request is not None:
-        transaction.on_commit(partial(notifications.campaign_invitation_sent, request, invitation))
+        notifications.campaign_invitation_sent(request, invitation)
 
 
 class MembershipForm(RefusalForm, forms.ModelForm):

@@ -245,8 +245,13 @@ def _start_with_email(client, table):
 
 
 @override_settings(EMAIL_ENABLED=True)
-def test_it_emails_the_invited_player_when_the_site_has_email_settings(client, invited):
-    response = _start_with_email(client, invited)
+def test_it_emails_the_invited_player_when_the_site_has_email_settings(
+    client, invited, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        response = _start_with_email(client, invited)
+
+    assert len(queued) == 1  # queued once the battle is saved, sent by the worker
 
     assert response.status_code == 302
     (message,) = mail.outbox
@@ -257,15 +262,20 @@ def test_it_emails_the_invited_player_when_the_site_has_email_settings(client, i
 
 
 @override_settings(EMAIL_ENABLED=False)
-def test_it_sends_no_email_without_email_settings(client, invited):
-    response = _start_with_email(client, invited)
+def test_it_sends_no_email_without_email_settings(
+    client, invited, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        response = _start_with_email(client, invited)
 
     assert response.status_code == 302
-    assert mail.outbox == []
+    assert queued == [] and mail.outbox == []
 
 
 @override_settings(EMAIL_ENABLED=True)
-def test_it_emails_the_opponent_its_turn_then_both_players_a_dispute(client, table):
+def test_it_emails_the_opponent_its_turn_then_both_players_a_dispute(
+    client, table, django_capture_on_commit_callbacks
+):
     for user, address in ((table.owner, "wolves@example.org"), (table.opponent, "t@example.org")):
         user.email = address
         user.save()
@@ -276,7 +286,8 @@ def test_it_emails_the_opponent_its_turn_then_both_players_a_dispute(client, tab
         form = dict(data)
         for entry in side.army.all():
             form |= {f"kills_{entry.pk}": 0, f"bonus_{entry.pk}": 0, f"reason_{entry.pk}": ""}
-        client.post(reverse("army_record", args=[side.pk]), form)
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(reverse("army_record", args=[side.pk]), form)
 
     turn, *dispute = mail.outbox
     assert turn.to == ["t@example.org"] and "Your turn" in turn.subject
