@@ -16,7 +16,7 @@ from .chronicle import latest_entries
 from .paging import paginate
 from .phases import phase_overview
 from .territories import campaign_map
-from .versions import campaign_version, campaigns_with_versions
+from .versions import campaign_version, campaigns_with_versions, map_version, map_versions
 
 BATTLES_PER_PAGE = 10
 STANDINGS_PER_PAGE = 20
@@ -71,6 +71,12 @@ class CampaignOverview:
         return phase_overview(
             self.campaign, self.phase_number, page=self.phase_standings_page_number
         )
+
+    @property
+    def map_version(self) -> str:
+        """What the map is cached under: it changes with the campaign's own rows and the
+        battles over its territories, not with a change to a force (`selectors.versions`)."""
+        return map_version(self.campaign)
 
     @cached_property
     def map(self):
@@ -149,8 +155,8 @@ class CampaignOverview:
 
 def campaign_page_campaigns() -> QuerySet[Campaign]:
     """Campaigns as the campaign page reads them (through their access helper): with the
-    version of what the page shows."""
-    return campaigns_with_versions(Campaign.objects.select_related("current_phase"))
+    versions of what the page shows, its map's apart."""
+    return map_versions(campaigns_with_versions(Campaign.objects.select_related("current_phase")))
 
 
 def campaign_overview(
