@@ -29,6 +29,11 @@ def sides_shown():
     return BattleParticipant.objects.exclude(invitation__in=left).select_related("force")
 
 
+def side_lines(sides):
+    """What a battle's line on the campaign page shows of its sides: names and results."""
+    return sides.only("battle", "result", "invitation", "force__name")
+
+
 @dataclass(frozen=True)
 class Standing:
     force: CrusadeForce
@@ -138,7 +143,7 @@ class CampaignOverview:
             self.campaign.battles.exclude(
                 status__in=[Battle.Status.VOIDED, Battle.Status.CANCELLED]
             )
-            .prefetch_related(Prefetch("participants", queryset=sides_shown()))
+            .prefetch_related(Prefetch("participants", queryset=side_lines(sides_shown())))
             .order_by("-date", "-pk")
         )
         return paginate(battles, self.page, per_page=self.per_page)
