@@ -114,13 +114,22 @@ class CampaignOverview:
         ]
 
     @cached_property
+    def _leaders(self) -> list[Standing]:
+        if self.standings_page.number == 1:
+            return self.standings[: charts.MOST_LINES]
+        return [Standing(force, 0, 0) for force in self._forces[: charts.MOST_LINES]]
+
+    @property
+    def chart_version(self) -> str:
+        """What the chart is cached under: the forces it draws, in order, each with its
+        revision. It shows only their names and the battles they won, and every change to
+        those moves the force's revision, so a change to another force leaves it be."""
+        return ",".join(f"{s.force.pk}.{s.force.revision}" for s in self._leaders)
+
+    @cached_property
     def standings_history(self) -> StandingsHistory | None:
         """The top forces' wins over time (a chart), once any of them has won."""
-        if self.standings_page.number == 1:
-            leaders = self.standings
-        else:
-            leaders = [Standing(force, 0, 0) for force in self._forces[: charts.MOST_LINES]]
-        return standings_history(leaders)
+        return standings_history(self._leaders)
 
     @cached_property
     def members(self) -> list[Membership]:
