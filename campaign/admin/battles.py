@@ -18,7 +18,7 @@ from campaign.forms import add_service_errors
 from campaign.models import Battle, BattleParticipant, BattleUnit
 
 from .base import ObjectToolMixin, ReadOnlyAdmin, ReasonForm, ReasonStep, reason_action
-from .scope import ReadOnlyInline, campaign_filter, can_organise
+from .scope import ReadOnlyInline, campaign_filter, can_organise, choice_column
 
 SETTLE = "Settle the battle (or record for an absent player)"
 VOID_BATTLE = ReasonStep(
@@ -112,10 +112,18 @@ def battle_label(battle: Battle) -> str:
 class BattleAdmin(ObjectToolMixin, ReadOnlyAdmin):
     object_tool_path = "void"
     object_tool_step = VOID_BATTLE
-    list_display = ["date", "battle_size", "mission", "campaign", "forces", "status"]
+    list_display = [
+        "date",
+        choice_column(Battle, "battle_size"),
+        "mission",
+        "campaign",
+        "forces",
+        "status",
+    ]
     list_select_related = ["campaign"]
-    list_filter = ["status", campaign_filter(Battle), "battle_size"]
-    date_hierarchy = "date"
+    # By period rather than a date hierarchy, whose list of years, months and days is a
+    # scan of every battle (as the history's).
+    list_filter = ["status", campaign_filter(Battle), "battle_size", "date"]
     search_fields = [
         "mission",
         "participants__force__name",

@@ -11,19 +11,26 @@ from campaign.models import HistoryEntry
 
 from .base import ReadOnlyAdmin
 from .battles import battle_label
-from .scope import campaign_filter
+from .scope import campaign_filter, choice_column
 
 
 @admin.register(HistoryEntry)
 class HistoryAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "actor", "action", "summary", "force", "unit", "battle_column"]
+    list_display = [
+        "created_at",
+        "actor",
+        choice_column(HistoryEntry, "action"),
+        "summary",
+        "force",
+        "unit",
+        "battle_column",
+    ]
     list_select_related = ["actor", "force", "unit", "battle"]
     list_filter = ["action", campaign_filter(HistoryEntry), "created_at"]
     search_fields = ["summary", "force__name", "unit__name", "actor__username"]
     search_help_text = "Summary, force name, unit name or username."
     # A date list over every row would cost a scan of the whole history; filter by
-    # period instead, and show the count of the page only.
-    show_full_result_count = False
+    # period instead (and, like every list here, no second count: `OrganiserScope`).
     fields = [
         "created_at",
         "actor",

@@ -16,7 +16,7 @@ from .chronicle import latest_entries
 from .paging import paginate
 from .phases import phase_overview
 from .territories import campaign_map
-from .versions import campaign_version, campaigns_with_versions
+from .versions import campaign_version, campaigns_with_versions, map_version, map_versions
 
 BATTLES_PER_PAGE = 10
 STANDINGS_PER_PAGE = 20
@@ -27,6 +27,11 @@ def sides_shown():
     """The sides a list of battles names: not those who declined or were un-invited."""
     left = [BattleParticipant.Invitation.DECLINED, BattleParticipant.Invitation.WITHDRAWN]
     return BattleParticipant.objects.exclude(invitation__in=left).select_related("force")
+
+
+def side_lines(sides):
+    """What a battle's line on the campaign page shows of its sides: names and results."""
+    return sides.only("battle", "result", "invitation", "force__name")
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,12 @@ class CampaignOverview:
             self.campaign, self.phase_number, page=self.phase_standings_page_number
         )
 
+    @property
+    def map_version(self) -> str:
+        """What the map is cached under: it changes with the campaign's own rows and the
+        battles over its territories, not with a change to a force (`selectors.versions`)."""
+        return map_version(self.campaign)
+
     @cached_property
     def map(self):
         """The campaign's map (`selectors.territories`)."""
@@ -103,13 +114,22 @@ class CampaignOverview:
         ]
 
     @cached_property
+    def _leaders(self) -> list[Standing]:
+        if self.standings_page.number == 1:
+            return self.standings[: charts.MOST_LINES]
+        return [Standing(force, 0, 0) for force in self._forces[: charts.MOST_LINES]]
+
+    @property
+    def chart_version(self) -> str:
+        """What the chart is cached under: the forces it draws, in order, each with its
+        revision. It shows only their names and the battles they won, and every change to
+        those moves the force's revision, so a change to another force leaves it be."""
+        return ",".join(f"{s.force.pk}.{s.force.revision}" for s in self._leaders)
+
+    @cached_property
     def standings_history(self) -> StandingsHistory | None:
         """The top forces' wins over time (a chart), once any of them has won."""
-        if self.standings_page.number == 1:
-            leaders = self.standings
-        else:
-            leaders = [Standing(force, 0, 0) for force in self._forces[: charts.MOST_LINES]]
-        return standings_history(leaders)
+        return standings_history(self._leaders)
 
     @cached_property
     def members(self) -> list[Membership]:
@@ -132,7 +152,7 @@ class CampaignOverview:
             self.campaign.battles.exclude(
                 status__in=[Battle.Status.VOIDED, Battle.Status.CANCELLED]
             )
-            .prefetch_related(Prefetch("participants", queryset=sides_shown()))
+            .prefetch_related(Prefetch("participants", queryset=side_lines(sides_shown())))
             .order_by("-date", "-pk")
         )
         return paginate(battles, self.page, per_page=self.per_page)
@@ -149,8 +169,8 @@ class CampaignOverview:
 
 def campaign_page_campaigns() -> QuerySet[Campaign]:
     """Campaigns as the campaign page reads them (through their access helper): with the
-    version of what the page shows."""
-    return campaigns_with_versions(Campaign.objects.select_related("current_phase"))
+    versions of what the page shows, its map's apart."""
+    return map_versions(campaigns_with_versions(Campaign.objects.select_related("current_phase")))
 
 
 def campaign_overview(

@@ -18,6 +18,7 @@ from campaign.models import (
     Promotion,
     Unit,
 )
+from campaign.models.forces import card_prefetches
 
 from .alliances import choosable_alliances, has_alliances_to_pick
 from .counters import PackSection, force_pack_section, has_pack_content
@@ -77,7 +78,7 @@ class OrderOfBattle:
         """The active cards (with what waits for each) and the removed ones: read only
         when the units table is built, not when it comes from the cache."""
         force = self.force
-        units = list(force.units.with_card_details().order_by("name"))
+        units = force_cards(force)
         tests: dict[int, list[OutOfActionTest]] = {}
         for test in OutOfActionTest.objects.open().filter(unit__force=force):
             tests.setdefault(test.unit_id, []).append(test)
@@ -159,6 +160,31 @@ class OrderOfBattle:
     def increase_note(self) -> str:
         """How much one Supply Limit increase adds in this force's campaign."""
         return f"It adds {self.force.house_rules.supply_limit_increase} points."
+
+
+CARD_TEXTS = ("wargear", "crusade_rules", "notes", "models_description")
+"""The long texts of a card, which the Order of Battle doesn't show."""
+
+
+def force_cards(force: CrusadeForce) -> list[Unit]:
+    """The force's cards by name, with what `Unit.with_card_details` prefetches, each list
+    read by the force (a join) rather than by the cards' numbers: a list of 200 numbers
+    in each of four queries cost more to build than the rows it brought. The cards'
+    long texts are left unread (`CARD_TEXTS`)."""
+    units = list(force.units.defer(*CARD_TEXTS).order_by("name"))
+    if not units:
+        return units
+    by_pk = {unit.pk: unit for unit in units}
+    for prefetch in card_prefetches():
+        field = Unit._meta.get_field(prefetch.prefetch_through).field
+        found: dict[int, list] = {pk: [] for pk in by_pk}
+        for row in prefetch.queryset.filter(**{f"{field.name}__force": force}):
+            unit = by_pk[getattr(row, field.attname)]
+            field.set_cached_value(row, unit)
+            found[unit.pk].append(row)
+        for pk, rows in found.items():
+            setattr(by_pk[pk], prefetch.to_attr, rows)
+    return units
 
 
 def order_of_battle_forces() -> QuerySet[CrusadeForce]:

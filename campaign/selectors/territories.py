@@ -8,8 +8,10 @@ each territory by a window."""
 
 from __future__ import annotations
 
+import datetime
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
@@ -59,7 +61,7 @@ class MapRow:
     holder: Alliance | None
     control: list[tuple[str, int]]
     borders: list[Territory]
-    battles: list[Battle] = field(default_factory=list)
+    battles: list[BattleLink] = field(default_factory=list)
     battle_count: int = 0
 
     @property
@@ -171,24 +173,62 @@ def _holder_id(territory: Territory, phase: Phase | None) -> int | None:
     return territory.held_by_id
 
 
-def _newest_battles(campaign: Campaign) -> tuple[dict[int, list[Battle]], dict[int, int]]:
+class BattleLink(NamedTuple):
+    """A battle in the map's table: what its link shows."""
+
+    pk: int
+    battle_size: str
+    date: datetime.date
+
+
+def _newest_battles(campaign: Campaign) -> tuple[dict[int, list[BattleLink]], dict[int, int]]:
+    """The newest battles fought over each territory, and how many there are in all: one
+    query, the database numbering and counting each territory's battles."""
     fought = Battle.objects.filter(territory__campaign=campaign).exclude(
         status=Battle.Status.VOIDED
     )
-    counts = dict(
-        fought.order_by().values("territory").annotate(n=Count("pk")).values_list("territory", "n")
-    )
-    newest = fought.annotate(
-        place=Window(
-            RowNumber(),
-            partition_by=[F("territory")],
-            order_by=[F("date").desc(), F("pk").desc()],
+    by_territory = [F("territory_id")]
+    newest = (
+        fought.annotate(
+            place=Window(
+                RowNumber(),
+                partition_by=by_territory,
+                order_by=[F("date").desc(), F("pk").desc()],
+            ),
+            fought_there=Window(Count("pk"), partition_by=by_territory),
         )
-    ).filter(place__lte=NEWEST_BATTLES)
-    by_territory: dict[int, list[Battle]] = {}
-    for battle in newest.order_by("territory", "place"):
-        by_territory.setdefault(battle.territory_id, []).append(battle)
-    return by_territory, counts
+        .filter(place__lte=NEWEST_BATTLES)
+        .order_by("territory_id", "place")
+        .values_list("territory_id", "pk", "battle_size", "date", "fought_there")
+    )
+    battles: dict[int, list[BattleLink]] = {}
+    counts: dict[int, int] = {}
+    for territory, pk, size, date, count in newest:
+        battles.setdefault(territory, []).append(BattleLink(pk, size, date))
+        counts[territory] = count
+    return battles, counts
+
+
+def _borders(territories: list[Territory]) -> dict[int, list[Territory]]:
+    """Each territory's neighbours, nearest the top left first, from the pairs of the
+    borders' table (one query of numbers: the neighbours are territories of the same
+    map, already read; one of another campaign's, which no service makes, is read too)."""
+    by_pk = {territory.pk: territory for territory in territories}
+    through = Territory.neighbours.through
+    pairs = list(
+        through.objects.filter(from_territory__in=list(by_pk)).values_list(
+            "from_territory_id", "to_territory_id"
+        )
+    )
+    strangers = {to for _, to in pairs if to not in by_pk}
+    if strangers:
+        by_pk.update({t.pk: t for t in Territory.objects.filter(pk__in=strangers)})
+    borders: dict[int, list[Territory]] = {territory.pk: [] for territory in territories}
+    for start, end in pairs:
+        borders[start].append(by_pk[end])
+    for shown in borders.values():
+        shown.sort(key=lambda t: (t.row, t.column))
+    return borders
 
 
 def campaign_map(campaign: Campaign, phase: int | str | None = None) -> MapView | None:
@@ -198,9 +238,10 @@ def campaign_map(campaign: Campaign, phase: int | str | None = None) -> MapView 
     territories = Territory.objects.filter(campaign=campaign).order_by("row", "column")
     if then is not None:
         territories = _as_of(territories, then)
-    territories = list(territories.prefetch_related("neighbours"))
+    territories = list(territories)
     if not territories:
         return None
+    borders_of = _borders(territories)
     alliances = {a.pk: a for a in Alliance.objects.filter(campaign=campaign).order_by("name")}
     phases = list(
         Phase.objects.filter(campaign=campaign, ended_at__isnull=False).order_by("position")
@@ -230,7 +271,7 @@ def campaign_map(campaign: Campaign, phase: int | str | None = None) -> MapView 
             for pk, points in sorted(territory.control_points.items())
             if then is None and int(pk) in alliances and points
         ]
-        borders = sorted(territory.neighbours.all(), key=lambda t: (t.row, t.column))
+        borders = borders_of[territory.pk]
         rows.append(
             MapRow(
                 territory,

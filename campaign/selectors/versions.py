@@ -22,14 +22,34 @@ changes to two forces can commit in the other order than they began, and a page 
 the later one first, but it cannot see the earlier one and then not see it). So a sum
 seen once is never seen again for another state. It is read in the campaign's own query
 (`campaigns_with_versions`), a sum over the campaign's forces by their index.
+
+**The map's version** leaves the forces out: a change to a force (a Requisition, a card)
+changes nothing on the map, which shows the campaign's own rows (its territories, who
+holds them, their control points, the alliances and phases: every change to them writes
+a history row that names the campaign and no force) and the battles fought over its
+territories (a battle is only ever fought over its own campaign's). Those battles are
+named by the campaign's newest battle's number and how many of its battles were voided:
+a new battle has a higher number than any before it, a void is never undone, and what
+the map shows of a battle (its size, date and territory) is set when it starts, so the
+pair moves with every change to the set. Both come in the campaign's query, by the
+index on the battles' campaign (`map_versions`).
 """
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, PositiveBigIntegerField, QuerySet, Subquery, Sum, Value
+from django.db.models import (
+    Count,
+    Max,
+    OuterRef,
+    PositiveBigIntegerField,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
 from django.db.models.functions import Coalesce
 
-from campaign.models import Campaign, CrusadeForce
+from campaign.models import Battle, Campaign, CrusadeForce
 
 FRAGMENT_SECONDS = 600
 """How long a cached fragment lives: shorter than a picture's signed address in a bucket,
@@ -54,3 +74,20 @@ def campaign_version(campaign: Campaign) -> str:
     """The version of what the campaign's page shows (``campaign`` comes from
     `campaigns_with_versions`)."""
     return f"{campaign.revision}-{campaign.forces_revision}"
+
+
+def map_versions(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
+    """Campaigns with ``newest_battle`` (its number, 0 without any) and ``voided_battles``
+    (how many of their battles were voided), in the campaigns' own query."""
+    battles = Battle.objects.filter(campaign=OuterRef("pk")).order_by().values("campaign")
+    voided = battles.filter(status=Battle.Status.VOIDED)
+    zero = Value(0)
+    return campaigns.annotate(
+        newest_battle=Coalesce(Subquery(battles.annotate(top=Max("pk")).values("top")), zero),
+        voided_battles=Coalesce(Subquery(voided.annotate(n=Count("pk")).values("n")), zero),
+    )
+
+
+def map_version(campaign: Campaign) -> str:
+    """The version of the campaign's map (``campaign`` comes from `map_versions`)."""
+    return f"{campaign.revision}-{campaign.newest_battle}-{campaign.voided_battles}"

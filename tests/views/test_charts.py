@@ -8,6 +8,8 @@ import datetime
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import charts, rules, services
@@ -100,6 +102,27 @@ def test_it_counts_only_completed_battles(client):
     history = client.get(campaign.get_absolute_url()).context["overview"].standings_history
 
     assert [line.last for _, line in history.legend] == [1, 0]
+
+
+def test_it_keeps_the_chart_when_a_force_it_doesnt_draw_changes_and_redraws_it_on_a_win(
+    client,
+):
+    """The chart is cached under the forces it draws and their revisions."""
+    campaign, forces = league(charts.MOST_LINES + 2)
+    battle(campaign, forces[0], forces[1])
+    client.force_login(forces[0].player)
+    url = campaign.get_absolute_url()
+    drawn = [s.force for s in client.get(url).context["overview"]._leaders]
+    outside = next(force for force in forces if force not in drawn)
+
+    services.update_force_details(actor=outside.player, force=outside, goals="Wait")
+    with CaptureQueriesContext(connection) as queries:
+        kept = client.get(url).content.decode()
+    battle(campaign, drawn[1], drawn[0], weeks=1)
+    redrawn = client.get(url).content.decode()
+
+    assert not any('"battle__date"' in q["sql"] for q in queries.captured_queries)
+    assert polylines(kept, "standings-chart") != polylines(redrawn, "standings-chart")
 
 
 def test_it_draws_no_chart_before_the_first_win(client):

@@ -5,7 +5,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaign import rules, services
-from campaign.models import CrusadeForce, HistoryEntry, RequisitionPurchase
+from campaign.models import BattleHonour, CrusadeForce, HistoryEntry, RequisitionPurchase
+from campaign.selectors.forces import force_cards
 from tests.factories import (
     make_campaign,
     make_character,
@@ -287,6 +288,24 @@ def test_it_uses_the_same_number_of_queries_for_5_and_100_units(client, owner):
     assert count_queries(client, reverse("force_detail", args=[small.pk])) == count_queries(
         client, reverse("force_detail", args=[big.pk])
     )
+
+
+def test_it_reads_each_cards_honours_and_scars_for_the_order_of_battle_as_a_card_does(owner):
+    """`selectors.force_cards` reads the lists by the force: the same as the prefetches."""
+    (force,) = _forces_of(owner, _decorate, 3)
+    force.units.get(name="Unit 001").honours.create(
+        category="battle_trait", name="Old", status=BattleHonour.Status.VOIDED
+    )
+    cards, expected = force_cards(force), list(force.units.with_card_details().order_by("name"))
+
+    def lists(units):
+        return [
+            (u.pk, [h.pk for h in u.active_honours()], [s.pk for s in u.active_scars()])
+            for u in units
+        ]
+
+    assert lists(cards) == lists(expected)
+    assert all(honour.unit is card for card in cards for honour in card.active_honours())
 
 
 # force_edit

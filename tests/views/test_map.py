@@ -247,3 +247,51 @@ def test_the_map_offers_the_end_of_each_phase_that_is_over_only(client):
     body = page(client, w)
     assert f"End of {done}" in body
     assert "End of 2. Counterattack" not in body
+
+
+def moon_row(body: str) -> str:
+    found = re.search(r'<tr id="territory-moon">.*?</tr>', body, re.S)
+    assert found, "no row for the Moon"
+    return found.group()
+
+
+def test_it_keeps_the_map_when_a_force_changes_and_reads_nothing_of_it_again(client):
+    """The map is cached under its own version: a change to a force leaves it be."""
+    w = war()
+    before = page(client, w)
+    services.update_force_details(actor=w.loyal.player, force=w.loyal, goals="Take the Moon")
+
+    with CaptureQueriesContext(connection) as queries:
+        again = page(client, w)
+
+    assert svg(again) == svg(before)
+    assert not any("campaign_territory" in q["sql"] for q in queries.captured_queries)
+
+
+def test_it_shows_a_battle_over_a_territory_and_its_void_at_once(client):
+    w = war()
+    assert "none yet" in moon_row(page(client, w))
+
+    start(client, w, w.loyal, territory=w.territory("moon").pk)
+    battle = Battle.objects.get()
+    started = moon_row(page(client, w))
+    services.void_battle(actor=w.organiser, battle=battle, reason="Wrong table")
+    voided = moon_row(page(client, w))
+
+    assert f'href="/battles/{battle.pk}/"' in started
+    assert "none yet" in voided
+
+
+def test_it_shows_a_territory_handed_over_at_once(client):
+    w = war()
+    assert (
+        "nobody"
+        in re.search(r'<tr id="territory-ash-wastes">.*?</tr>', page(client, w), re.S).group()
+    )
+
+    services.set_territory_holder(
+        actor=w.organiser, territory=w.territory("ash-wastes"), alliance=w.imperium, reason="Won"
+    )
+    row = re.search(r'<tr id="territory-ash-wastes">.*?</tr>', page(client, w), re.S).group()
+
+    assert "Imperium" in row and "nobody" not in row

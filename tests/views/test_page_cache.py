@@ -6,6 +6,8 @@ so a change shows at once, and looking again costs fewer queries."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services, serving
@@ -162,3 +164,28 @@ def test_it_builds_every_cached_table_again_after_a_restore(
     assert [count_queries(client, url) for url in pages] == built
     assert "Gas Squad" in client.get(pages[0]).content.decode()
     assert "Krieg 84th" in client.get(pages[1]).content.decode().split('id="standings-heading"')[1]
+
+
+def test_it_keeps_the_campaigns_log_when_a_force_changes_and_shows_a_new_entry_at_once(
+    client, campaign, force
+):
+    """The log is cached under the campaign's own revision: a change to a force (which
+    moves only the force's) leaves it be; an entry in the log moves the campaign's."""
+    client.force_login(force.player)
+    url = reverse("campaign_detail", args=[campaign.pk])
+    services.write_log_entry(
+        actor=force.player, campaign=campaign, title="The first day", text="Gas and mud."
+    )
+    assert "The first day" in client.get(url).content.decode()
+
+    services.update_force_details(actor=force.player, force=force, goals="Hold the line")
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url).content.decode()
+    services.write_log_entry(
+        actor=force.player, campaign=campaign, title="The second day", text="More mud."
+    )
+    after = client.get(url).content.decode()
+
+    assert "The first day" in again
+    assert not any("campaign_logentry" in query["sql"] for query in queries.captured_queries)
+    assert "The second day" in after

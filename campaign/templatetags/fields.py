@@ -1,0 +1,102 @@
+"""A form field as `_field.html` shows it, built in Python for the pages that show many.
+
+The import preview has a form per unit of the list and a checkbox per keyword in each:
+about a thousand fields for a 2,000-point list. Each through `_field.html` and the
+widget's own templates cost most of the page's time (see `make bench`), so its inputs
+(checkboxes, text and number boxes) are built here, the same markup as `_field.html`
+and Django's `input.html` give them; any other widget goes through `_field.html`.
+"""
+
+from __future__ import annotations
+
+import html
+
+from django import forms, template
+from django.forms.widgets import CheckboxInput, Input
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from .crusade import described_by, error_id, help_id, help_of
+
+register = template.Library()
+
+INPUT_TEMPLATES = frozenset(
+    f"django/forms/widgets/{kind}.html"
+    for kind in ("checkbox", "text", "number", "email", "url", "password")
+)
+"""The widgets whose template is Django's `input.html` and nothing else."""
+
+
+def is_plain_input(field: forms.BoundField) -> bool:
+    widget = field.field.widget
+    return (
+        isinstance(widget, Input | CheckboxInput)
+        and widget.template_name in INPUT_TEMPLATES
+        and not field.use_fieldset
+        and not field.field.localize
+    )
+
+
+def _escape(value) -> str:
+    """`conditional_escape`, without its wrapper for lazy text (a thousand fields call it
+    a dozen times each)."""
+    if hasattr(value, "__html__"):
+        return str(value.__html__())
+    return html.escape(str(value))
+
+
+def input_html(field: forms.BoundField) -> SafeString:
+    """`crusade.widget_of` for a plain input: `BoundField.as_widget`, with the widget's
+    context rendered here rather than by `input.html`."""
+    widget = field.field.widget
+    extra = {}
+    described = described_by(field)
+    if described:
+        extra["aria-describedby"] = described
+    attrs = field.build_widget_attrs(extra, widget)
+    if field.auto_id and "id" not in widget.attrs:
+        attrs.setdefault("id", field.auto_id)
+    context = widget.get_context(field.html_name, field.value(), attrs)["widget"]
+    parts = [f'<input type="{_escape(context["type"])}" name="{_escape(context["name"])}"']
+    if context["value"] is not None:
+        parts.append(f' value="{_escape(context["value"])}"')
+    for name, value in context["attrs"].items():
+        if value is True:
+            parts.append(f" {_escape(name)}")
+        elif value is not False:
+            parts.append(f' {_escape(name)}="{_escape(value)}"')
+    parts.append(">")
+    return SafeString("".join(parts))
+
+
+def _extras(field: forms.BoundField) -> str:
+    """`_field_extras.html`: the help and the errors, with their ids."""
+    parts = []
+    help_text = help_of(field)
+    if help_text:
+        parts.append(f'<div class="field__help" id="{_escape(help_id(field))}">{help_text}</div>')
+    errors = field.errors
+    if errors:
+        shown = "".join(f'<p class="field__error" role="alert">{_escape(e)}</p>' for e in errors)
+        parts.append(f'<div class="field__errors" id="{_escape(error_id(field))}">{shown}</div>')
+    return "".join(parts)
+
+
+@register.simple_tag
+def field_html(field: forms.BoundField) -> SafeString:
+    """The field as `_field.html` shows it: built here for a plain input, by the template
+    for anything else."""
+    if not is_plain_input(field):
+        return SafeString(render_to_string("_field.html", {"field": field}))
+    checkbox = field.field.widget.input_type == "checkbox"
+    errors = field.errors
+    classes = (
+        "field" + (" field--error" if errors else "") + (" field--checkbox" if checkbox else "")
+    )
+    label = f'<label for="{_escape(field.id_for_label)}">{_escape(field.label)}'
+    if checkbox:
+        inside = f"{input_html(field)} {label}</label>"
+    else:
+        star = ' <span aria-hidden="true">*</span>' if field.field.required else ""
+        inside = f"{label}{star}</label>{input_html(field)}"
+    return SafeString(f'<div class="{classes}">{inside}{_extras(field)}</div>')

@@ -1,0 +1,47 @@
+"""Changelist rows built without a template per cell: the same checkbox and labels as
+Django's own."""
+
+import pytest
+from django.contrib import admin
+from django.urls import reverse
+
+from campaign.models import Battle, HistoryEntry
+from tests.admin.helpers import recorded_battle
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_ticks_a_row_with_the_checkbox_django_draws(organiser, campaign):
+    battle, _, _ = recorded_battle(actor=organiser, campaign=campaign)
+    battles = admin.site._registry[Battle]
+
+    assert battles.action_checkbox(battle) == admin.ModelAdmin.action_checkbox(battles, battle)
+
+
+def test_it_names_actions_and_battle_sizes_as_their_choices_do(
+    organiser, organiser_client, campaign
+):
+    battle, _, _ = recorded_battle(actor=organiser, campaign=campaign)
+    entry = HistoryEntry.objects.filter(battle=battle).first()
+
+    history = organiser_client.get(reverse("admin:campaign_historyentry_changelist"))
+    battles = organiser_client.get(reverse("admin:campaign_battle_changelist"))
+
+    assert entry.get_action_display() in history.content.decode()
+    assert battle.get_battle_size_display() in battles.content.decode()
+
+
+def test_it_sorts_the_history_and_the_battles_by_their_labelled_columns():
+    history = admin.site._registry[HistoryEntry].list_display[2]
+    battles = admin.site._registry[Battle].list_display[1]
+
+    assert (history.admin_order_field, battles.admin_order_field) == ("action", "battle_size")
+
+
+def test_it_filters_battles_by_period_without_a_date_hierarchy(organiser_client, campaign):
+    response = organiser_client.get(
+        reverse("admin:campaign_battle_changelist"), {"date__gte": "2000-01-01"}
+    )
+
+    assert response.status_code == 200
+    assert response.context["cl"].date_hierarchy is None
