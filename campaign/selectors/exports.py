@@ -76,7 +76,7 @@ def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, A
         document["restored_from"] = _provenance(provenance)
     if history:
         document["history"] = _history(force, where)
-    return doc.sign(document)
+    return doc.sign(document, plain=True)
 
 
 def _history(force: CrusadeForce, where: dict[int, int]) -> list[dict[str, Any]]:
