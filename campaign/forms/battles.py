@@ -9,7 +9,11 @@ from __future__ import annotations
 from collections import Counter
 
 from django import forms
+from django.contrib.auth import get_user_model
+from django.forms.utils import flatatt
 from django.utils import timezone
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 from campaign import rules
 from campaign.bounds import fits_column, number_field
@@ -30,6 +34,7 @@ from campaign.services.battles import UnitOutcome
 
 from . import IdsField, agendas
 from .requisitions import RenownedHeroesForm
+from .widgets import PlainSelect
 
 NOT_CHOSEN = ""
 
@@ -58,7 +63,10 @@ class BattleCreateForm(forms.Form):
     """Start a battle: one of my forces against forces of the same campaign."""
 
     force = ForceChoiceField(
-        queryset=CrusadeForce.objects.none(), label="Your force", empty_label=None
+        queryset=CrusadeForce.objects.none(),
+        label="Your force",
+        empty_label=None,
+        widget=PlainSelect,
     )
     battle_size = forms.ChoiceField(choices=battle_size_choices, initial="Strike Force")
     mission = forms.CharField(max_length=120, required=False)
@@ -80,6 +88,7 @@ class BattleCreateForm(forms.Form):
         required=False,
         label="Fought over",
         empty_label="No territory",
+        widget=PlainSelect,
         help_text="Optional: a territory of your force's campaign map. Who holds it may "
         "change with the result.",
     )
@@ -109,6 +118,28 @@ class BattleCreateForm(forms.Form):
         )
         if not self.fields["territory"].queryset.exists():
             del self.fields["territory"]  # no map in any of the player's campaigns
+
+    def opponent_boxes(self) -> SafeString:
+        """The opponents' checkboxes with their labels, as Django's widget would write them,
+        from one query of plain values: a league has a hundred forces to pick from, and a
+        widget rendered per choice through the templates costs more than the page."""
+        field = self["opponents"]
+        attrs = flatatt(field.build_widget_attrs({}))
+        chosen = {str(value) for value in field.value() or ()}
+        rows = self.fields["opponents"].queryset.values_list(
+            "pk", "name", f"player__{get_user_model().USERNAME_FIELD}", "faction"
+        )
+        return format_html_join(
+            "\n",
+            '<div class="choice"><input type="checkbox" name="{}" value="{}" id="{}_{}"{}{}>'
+            ' <label for="{}_{}">{} ({}, {})</label></div>',
+            (
+                (field.html_name, pk, field.auto_id, index, attrs)
+                + (mark_safe(" checked") if str(pk) in chosen else "",)
+                + (field.auto_id, index, name, player, faction)
+                for index, (pk, name, player, faction) in enumerate(rows)
+            ),
+        )
 
     def _phase_of(self, mine) -> tuple[Phase | None, str]:
         """The current phase of the chosen force's campaign (the force posted, else the
