@@ -12,6 +12,7 @@ units, not with units times Leaders.
 from __future__ import annotations
 
 from collections import Counter
+from html import escape
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -30,6 +31,11 @@ PICK_HELP = "muster-pick-help"
 TWO_LEADERS_HELP = "muster-two-leaders-help"
 NOBODY = "Nobody (fights on its own)"
 NO_TRANSPORT = "No transport"
+
+
+def _esc(value) -> str:
+    """A value escaped for HTML text or a quoted attribute (as Django escapes it)."""
+    return escape(str(value), quote=True)
 
 
 class UnitsField(IdsField):
@@ -211,96 +217,71 @@ class MusterForm(forms.Form):
             return self.by_pk[int(text)].name
         return text
 
-    def _box(self, name: str, label: str, attrs: SafeString) -> SafeString:
+    def _box(self, name: str, label: str, attrs: str) -> str:
         """One text box of a unit's row: its label, the value, its errors."""
         errors = self.errors.get(name) if self.is_bound else None
         field_id = f"id_{name}"
-        described = format_html(' aria-describedby="{}_error"', field_id) if errors else ""
-        shown = format_html_join(
-            "", '<p class="field__error" role="alert">{}</p>', ((e,) for e in errors or ())
-        )
-        return format_html(
-            '<div class="field{}"><label for="{}">{}</label>'
-            '<input type="text" name="{}" id="{}" value="{}"{}{}>{}</div>',
-            " field--error" if errors else "",
-            field_id,
-            label,
-            name,
-            field_id,
-            self._value(name),
-            attrs,
-            described,
-            format_html('<div class="field__errors" id="{}_error">{}</div>', field_id, shown)
-            if errors
-            else "",
+        value = _esc(self._value(name))
+        if not errors:
+            return (
+                f'<div class="field"><label for="{field_id}">{_esc(label)}</label>'
+                f'<input type="text" name="{name}" id="{field_id}" value="{value}"{attrs}></div>'
+            )
+        shown = "".join(f'<p class="field__error" role="alert">{_esc(e)}</p>' for e in errors)
+        return (
+            f'<div class="field field--error"><label for="{field_id}">{_esc(label)}</label>'
+            f'<input type="text" name="{name}" id="{field_id}" value="{value}"{attrs}'
+            f' aria-describedby="{field_id}_error">'
+            f'<div class="field__errors" id="{field_id}_error">{shown}</div></div>'
         )
 
     def unit_rows(self, page) -> SafeString:
-        """Every unit's row of the page, as HTML (see the module's note)."""
+        """Every unit's row of the page, as HTML (see the module's note): plain string
+        building with every value escaped, a few microseconds a row."""
         selected = self.selected()
-        pick = mark_safe(f' aria-describedby="{PICK_HELP}"')
-        guards = mark_safe(f' list="{BODYGUARDS}" autocomplete="off"{pick}')
-        rides = mark_safe(f' list="{TRANSPORTS}" autocomplete="off"{pick}')
-        rule = mark_safe(f' maxlength="255" aria-describedby="{TWO_LEADERS_HELP}"')
+        pick = f' aria-describedby="{PICK_HELP}"'
+        guards = f' list="{BODYGUARDS}" autocomplete="off"{pick}'
+        rides = f' list="{TRANSPORTS}" autocomplete="off"{pick}'
+        rule = f' maxlength="255" aria-describedby="{TWO_LEADERS_HELP}"'
+        pending_links, keywords = page.pending, page.keywords
+        errors = self.errors if self.is_bound else {}
         rows = []
         for unit in self.unit_list:
-            pk, name = unit.pk, unit.name
-            pending = page.pending.get(pk)
+            pk, raw_name = unit.pk, unit.name
+            name = _esc(raw_name)
+            pending = pending_links.get(pk)
             points = unit.crusade_points
-            keywords = page.keywords.get(pk, [])
-            parts = [
-                format_html(
-                    '<li class="unit-pick{}"><input type="checkbox" name="units" value="{}" '
-                    'id="muster-unit-{}"{}{}><label for="muster-unit-{}">'
-                    '<span class="unit-pick__name">{}</span><span class="unit-pick__meta">'
-                    "{} · {} pts{}{}</span></label>",
-                    " unit-pick--blocked" if pending else "",
-                    pk,
-                    pk,
-                    " checked" if pk in selected else "",
-                    format_html(' disabled aria-describedby="muster-pending-{}"', pk)
-                    if pending
-                    else "",
-                    pk,
-                    name,
-                    unit.datasheet,
-                    unit.points,
-                    format_html(" · {} Crusade point{}", points, "" if points == 1 else "s")
-                    if points
-                    else "",
-                    format_html_join(
-                        "", ' <span class="badge">{}</span>', ((k,) for k in keywords)
-                    ),
-                )
-            ]
+            badges = "".join(f' <span class="badge">{_esc(k)}</span>' for k in keywords.get(pk, ()))
+            crusade = f" · {points} Crusade point{'' if points == 1 else 's'}" if points else ""
+            blocked = f' disabled aria-describedby="muster-pending-{pk}"' if pending else ""
+            row = (
+                f'<li class="unit-pick{" unit-pick--blocked" if pending else ""}">'
+                f'<input type="checkbox" name="units" value="{pk}" id="muster-unit-{pk}"'
+                f"{' checked' if pk in selected else ''}{blocked}>"
+                f'<label for="muster-unit-{pk}"><span class="unit-pick__name">{name}</span>'
+                f'<span class="unit-pick__meta">{_esc(unit.datasheet)} · {unit.points} pts'
+                f"{crusade}{badges}</span></label>"
+            )
             if pending:
-                parts.append(
-                    format_html(
-                        '<p class="unit-pick__pending" id="muster-pending-{}">Can\'t fight yet: '
-                        '{}. <a href="{}">Settle it</a></p>',
-                        pk,
-                        pending.text,
-                        pending.url,
-                    )
+                row += (
+                    f'<p class="unit-pick__pending" id="muster-pending-{pk}">'
+                    f"Can't fight yet: {_esc(pending.text)}."
+                    f' <a href="{_esc(pending.url)}">Settle it</a></p>'
                 )
             if pk in self.attach_fields:
-                parts.append(self._box(self.attach_fields[pk], f"{name} leads", guards))
+                row += self._box(self.attach_fields[pk], f"{raw_name} leads", guards)
             if pk in self.embark_fields:
-                parts.append(self._box(self.embark_fields[pk], f"{name} starts embarked in", rides))
+                row += self._box(self.embark_fields[pk], f"{raw_name} starts embarked in", rides)
             if pk in self.rule_fields:
                 field = self.rule_fields[pk]
-                parts.append(
-                    format_html(
-                        '<details class="unit-pick__more"{}><summary>Two Leaders for {}?</summary>'
-                        "{}</details>",
-                        " open" if self._value(field) or self.errors.get(field) else "",
-                        name,
-                        self._box(field, f"Rule that lets {name} take a second Leader", rule),
-                    )
+                opened = " open" if self._value(field) or errors.get(field) else ""
+                box = self._box(field, f"Rule that lets {raw_name} take a second Leader", rule)
+                row += (
+                    f'<details class="unit-pick__more"{opened}>'
+                    f"<summary>Two Leaders for {name}?</summary>{box}</details>"
                 )
-            parts.append(mark_safe("</li>"))
-            rows.append(SafeString("".join(parts)))
-        return SafeString("\n".join(rows))
+            rows.append(row + "</li>")
+        return mark_safe("\n".join(rows))  # every value is escaped above
 
     def unit_lists(self) -> SafeString:
         """The Bodyguards and transports the rows' boxes offer, each list once."""
