@@ -283,6 +283,17 @@ class MusterForm(forms.Form):
             rows.append(row + "</li>")
         return mark_safe("\n".join(rows))  # every value is escaped above
 
+    def warlord_options(self) -> SafeString:
+        """The Warlord select's options (its CHARACTERs), the one chosen selected."""
+        value = self.data.get("warlord") if self.is_bound else self.initial.get("warlord")
+        chosen = str(value or "")
+        options = [
+            f'<option value="{_esc(key)}"{" selected" if str(key) == chosen else ""}>'
+            f"{_esc(label)}</option>"
+            for key, label in self.fields["warlord"].choices
+        ]
+        return mark_safe("".join(options))  # every value is escaped above
+
     def unit_lists(self) -> SafeString:
         """The Bodyguards and transports the rows' boxes offer, each list once."""
         return format_html(
