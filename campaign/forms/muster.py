@@ -27,8 +27,6 @@ from . import IdsField, agendas
 NOT_CHOSEN = ""
 BODYGUARDS = "muster-bodyguards"
 TRANSPORTS = "muster-transports"
-PICK_HELP = "muster-pick-help"
-TWO_LEADERS_HELP = "muster-two-leaders-help"
 NOBODY = "Nobody (fights on its own)"
 NO_TRANSPORT = "No transport"
 
@@ -218,31 +216,30 @@ class MusterForm(forms.Form):
         return text
 
     def _box(self, name: str, label: str, attrs: str) -> str:
-        """One text box of a unit's row: its label, the value, its errors."""
+        """One text box of a unit's row: its label, the value, its errors (kept short:
+        a row per unit, hundreds on a big Order of Battle)."""
         errors = self.errors.get(name) if self.is_bound else None
-        field_id = f"id_{name}"
-        value = _esc(self._value(name))
+        value = self._value(name)
+        shown = f' value="{_esc(value)}"' if value else ""
         if not errors:
             return (
-                f'<div class="field"><label for="{field_id}">{_esc(label)}</label>'
-                f'<input type="text" name="{name}" id="{field_id}" value="{value}"{attrs}></div>'
+                f'<div class="field"><label for="{name}">{_esc(label)}</label>'
+                f'<input name="{name}" id="{name}"{shown}{attrs}></div>'
             )
-        shown = "".join(f'<p class="field__error" role="alert">{_esc(e)}</p>' for e in errors)
+        said = "".join(f'<p class="field__error" role="alert">{_esc(e)}</p>' for e in errors)
         return (
-            f'<div class="field field--error"><label for="{field_id}">{_esc(label)}</label>'
-            f'<input type="text" name="{name}" id="{field_id}" value="{value}"{attrs}'
-            f' aria-describedby="{field_id}_error">'
-            f'<div class="field__errors" id="{field_id}_error">{shown}</div></div>'
+            f'<div class="field field--error"><label for="{name}">{_esc(label)}</label>'
+            f'<input name="{name}" id="{name}"{shown}{attrs} aria-describedby="{name}_error">'
+            f'<div class="field__errors" id="{name}_error">{said}</div></div>'
         )
 
     def unit_rows(self, page) -> SafeString:
         """Every unit's row of the page, as HTML (see the module's note): plain string
         building with every value escaped, a few microseconds a row."""
         selected = self.selected()
-        pick = f' aria-describedby="{PICK_HELP}"'
-        guards = f' list="{BODYGUARDS}" autocomplete="off"{pick}'
-        rides = f' list="{TRANSPORTS}" autocomplete="off"{pick}'
-        rule = f' maxlength="255" aria-describedby="{TWO_LEADERS_HELP}"'
+        guards = f' list="{BODYGUARDS}"'
+        rides = f' list="{TRANSPORTS}"'
+        rule = ""
         pending_links, keywords = page.pending, page.keywords
         errors = self.errors if self.is_bound else {}
         rows = []
