@@ -75,7 +75,7 @@ def card_pack_section(unit: Unit) -> PackSection | None:
     force = unit.force
     if force.campaign_id is None:
         return PackSection([], [], upgrades, purchases) or None
-    content = packs.pack_content(force.campaign_id, force_id=force.pk, unit_id=unit.pk)
+    content = _card_pack_content(unit)
     wanted = any(item.details.get("target") == "unit" for item in content.of("requisition"))
     options = (
         packs.pack_requisition_options(content, force=force, unit=unit, in_battle=force.in_battle())
@@ -84,6 +84,20 @@ def card_pack_section(unit: Unit) -> PackSection | None:
     )
     section = PackSection(packs.counter_rows(content, per_unit=True), options, upgrades, purchases)
     return section or None
+
+
+def _card_pack_content(unit: Unit) -> packs.PackContent:
+    """The packs' items with what the unit and its force hold of them, kept in the cache
+    under the force's and its campaign's revisions as `force_pack_section` is: a counter
+    changes only through a service that writes a history row naming the force, and a
+    pack enabled, turned off or edited moves the campaign's revision on."""
+    force = unit.force
+    key = f"card-packs:{unit.pk}:{force.pk}:{force.revision}:{force.campaign.revision}"
+    content = cache.get(key)
+    if content is None:
+        content = packs.pack_content(force.campaign_id, force_id=force.pk, unit_id=unit.pk)
+        cache.set(key, content, FRAGMENT_SECONDS)
+    return content
 
 
 def pack_state_prefetches() -> list[Prefetch]:

@@ -98,7 +98,7 @@ def card_page(unit: Unit, *, can_write: bool = False, page: int | str | None = N
     """Everything the card page shows, in the same number of queries for any card."""
     prefetch_related_objects([unit], *card_prefetches())
     facts = unit.facts()
-    timeline = unit.history.select_related("actor", "battle").order_by("-created_at", "-pk")
+    timeline = unit.history.select_related("actor").order_by("-created_at", "-pk")
     return CardPage(
         unit=unit,
         can_write=can_write,
