@@ -67,9 +67,10 @@ def force_pack_section(force: CrusadeForce, *, in_battle: bool) -> PackSection |
     return section
 
 
-def card_pack_section(unit: Unit) -> PackSection | None:
+def card_pack_section(unit: Unit, *, in_battle: bool | None = None) -> PackSection | None:
     """The unit's counters, upgrades and pack Requisitions bought, and the packs'
-    Requisitions for one unit: the same number of queries for any card."""
+    Requisitions for one unit: the same number of queries for any card (``in_battle``,
+    when the page has asked it already, is not asked again)."""
     upgrades = unit.active_upgrades()
     purchases = list(unit.pack_requisitions.all())
     force = unit.force
@@ -78,7 +79,12 @@ def card_pack_section(unit: Unit) -> PackSection | None:
     content = _card_pack_content(unit)
     wanted = any(item.details.get("target") == "unit" for item in content.of("requisition"))
     options = (
-        packs.pack_requisition_options(content, force=force, unit=unit, in_battle=force.in_battle())
+        packs.pack_requisition_options(
+            content,
+            force=force,
+            unit=unit,
+            in_battle=force.in_battle() if in_battle is None else in_battle,
+        )
         if wanted
         else []
     )
