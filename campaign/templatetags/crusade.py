@@ -203,6 +203,23 @@ def history_entry(entry, date_format: str, show_unit: bool = False) -> SafeStrin
     )
 
 
+@register.simple_tag
+def xp_battle_rows(battles) -> SafeString:
+    """The rows of the card's "XP by battle" table (`selectors.XpBattle`s): a link to each
+    battle, its XP before and after. In Python: the table has a row per battle shown."""
+    rows = []
+    for battle in battles:
+        mission = f": {_escape(battle.mission)}" if battle.mission else ""
+        rows.append(
+            f'<tr><td data-label="Battle"><a href="'
+            f'{_escape(_numbered("battle_detail", battle.battle_id))}">'
+            f"{_escape(date_filter(battle.date, 'j M Y'))}{mission}</a></td>"
+            f'<td data-label="XP before" class="num">{_escape(battle.xp_before)}</td>'
+            f'<td data-label="XP after" class="num">{_escape(battle.xp_after)}</td></tr>'
+        )
+    return SafeString("".join(rows))
+
+
 SOME_PK = 987654321
 """A number no row reaches: the address of each row's link is this one's, renumbered."""
 
