@@ -93,15 +93,24 @@ def card_pack_section(unit: Unit, *, in_battle: bool | None = None) -> PackSecti
 
 
 def _card_pack_content(unit: Unit) -> packs.PackContent:
-    """The packs' items with what the unit and its force hold of them, kept in the cache
-    under the force's and its campaign's revisions as `force_pack_section` is: a counter
-    changes only through a service that writes a history row naming the force, and a
-    pack enabled, turned off or edited moves the campaign's revision on."""
+    """The packs' items with what the unit and its force hold of them.
+
+    Kept in the cache as `force_pack_section` is: the whole under the force's and its
+    campaign's revisions (a counter changes only through a service that writes a history
+    row naming the force), and the items alone under the campaign's revision (a pack
+    enabled, turned off or edited moves it on), so that after a change to the force only
+    its counter values are read again."""
     force = unit.force
-    key = f"card-packs:{unit.pk}:{force.pk}:{force.revision}:{force.campaign.revision}"
+    campaign = force.campaign
+    key = f"card-packs:{unit.pk}:{force.pk}:{force.revision}:{campaign.revision}"
     content = cache.get(key)
     if content is None:
-        content = packs.pack_content(force.campaign_id, force_id=force.pk, unit_id=unit.pk)
+        items_key = f"pack-items:{campaign.pk}:{campaign.revision}"
+        items = cache.get(items_key)
+        if items is None:
+            items = packs.pack_items(campaign.pk)
+            cache.set(items_key, items, FRAGMENT_SECONDS)
+        content = packs.held_content(items, force_id=force.pk, unit_id=unit.pk)
         cache.set(key, content, FRAGMENT_SECONDS)
     return content
 
