@@ -416,25 +416,6 @@ def test_it_records_a_battle_against_an_untracked_opponent_in_one_step(client, t
     assert any("Battle recorded" in m for m in texts(response))
 
 
-def test_it_shows_whom_a_leader_leads_on_the_battle_page_without_asking_more(client, unmustered):
-    table = unmustered
-    client.force_login(table.owner)
-    url = reverse("battle_detail", args=[table.mine.battle_id])
-    alone = count_queries(client, url)
-    services.muster_army(
-        actor=table.owner,
-        participant=table.mine,
-        faction=table.force.faction,
-        detachment="Gladius",
-        units=[table.captain, table.squad],
-        warlord=table.captain,
-        attachments={table.captain.pk: table.squad.pk},
-    )
-
-    assert count_queries(client, url) == alone
-    assert f"leads {table.squad.name}" in client.get(url).content.decode()
-
-
 def test_it_gives_an_attached_units_kills_to_one_of_its_two_units_on_the_form(client, unmustered):
     """R9: kills of an Attached unit go to the Leader or the Bodyguard, not both."""
     table = unmustered
