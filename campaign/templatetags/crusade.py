@@ -134,20 +134,21 @@ NOT_IN_SUPPLY = " · not counted in supply"
 
 @register.simple_tag
 def order_of_battle_row(row) -> SafeString:
-    """One card's row of the Order of Battle table (a `selectors.UnitRow`): picture,
+    """One card's row of the Order of Battle table (a `selectors.CardRow`): picture,
     name and datasheet with what waits for it, points, XP, Crusade points and badges.
 
     In Python rather than in the page's template: the table has a row per card, and a
     template row costs several times as much to render (see `make bench`).
     """
-    unit = row.unit
+    unit = row
     thumb = NO_THUMBNAIL
     if unit.thumbnail:
-        url = _escape(unit.thumbnail.url)
+        url = _escape(unit.thumbnail)
         thumb = f'<img src="{url}" alt="" width="48" height="48" loading="lazy">'
     waiting = [
-        (_numbered("promotion_settle", p.pk), "Promotion to settle") for p in row.pending_promotions
-    ] + [(_numbered("out_of_action", t.pk), "Out of Action test") for t in row.pending_tests]
+        (_numbered("promotion_settle", pk), "Promotion to settle")
+        for pk in row.pending_promotion_pks
+    ] + [(_numbered("out_of_action", pk), "Out of Action test") for pk in row.pending_test_pks]
     badges = "".join(
         f' <a class="badge badge--warn" href="{_escape(url)}">{text}</a>' for url, text in waiting
     )
