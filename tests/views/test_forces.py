@@ -8,6 +8,7 @@ from django.utils.html import escape
 from campaign import rules, services
 from campaign.models import BattleHonour, CrusadeForce, HistoryEntry, RequisitionPurchase
 from campaign.selectors.oob_cards import order_of_battle_cards
+from campaign.templatetags.crusade import _row_badges, unit_badges
 from tests.factories import (
     make_campaign,
     make_character,
@@ -310,8 +311,17 @@ def test_it_reads_each_cards_honours_and_scars_for_the_order_of_battle_as_a_card
     force.units.get(name="Unit 001").honours.create(
         category="battle_trait", name="Old", status=BattleHonour.Status.VOIDED
     )
+    make_unit(force, name="Gribblers <&>", is_swarm=True)
+    veteran = make_character(force, name="Old One")
+    force.units.filter(pk=veteran.pk).update(legendary_veteran=True, xp=40)
+    veteran.honours.create(
+        category="crusade_relic", relic_category="artificer", name='Blade of "Ages"'
+    )
     rows, removed = order_of_battle_cards(force)
     expected = list(force.units.with_card_details().order_by("name"))
+    badges = [_row_badges(row) for row in rows]
+    assert badges == [str(unit_badges(u)) for u in expected]
+    assert all(kind in "".join(badges) for kind in ("veteran", "relic", "scar", "&lt;&amp;"))
 
     def lists(units):
         return [
