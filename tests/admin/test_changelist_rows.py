@@ -45,3 +45,22 @@ def test_it_filters_battles_by_period_without_a_date_hierarchy(organiser_client,
 
     assert response.status_code == 200
     assert response.context["cl"].date_hierarchy is None
+
+
+def test_it_links_each_row_to_the_address_django_reverses(organiser, organiser_client, campaign):
+    battle, _, _ = recorded_battle(actor=organiser, campaign=campaign)
+    response = organiser_client.get(reverse("admin:campaign_battle_changelist"))
+    changelist = response.context["cl"]
+
+    assert changelist.url_for_result(battle) == reverse(
+        "admin:campaign_battle_change", args=[battle.pk]
+    )
+    assert f'href="{reverse("admin:campaign_battle_change", args=[battle.pk])}"' in (
+        response.content.decode()
+    )
+
+
+def test_it_reads_a_campaigns_battles_newest_first_from_an_index():
+    indexes = {index.name: index.fields for index in Battle._meta.indexes}
+
+    assert indexes["battle_campaign_newest"] == ["campaign", "-date", "-id"]
