@@ -76,8 +76,8 @@ bench: venv ## Seed a 100-force league in a throwaway database and time its page
 		*) echo "make bench: DB is sqlite or postgresql, not '$(DB)'" >&2; exit 2 ;; \
 	esac
 
-bench-postgresql: venv ## The same benchmark on a throwaway PostgreSQL cluster
-	@url="$$(.ci/postgres start)"; \
+bench-postgresql: venv ## The same benchmark on a throwaway, durable PostgreSQL cluster
+	@url="$$(DURABLE=1 .ci/postgres start)"; \
 	trap '.ci/postgres stop' EXIT; \
 	DATABASE_URL="$$url" $(PY) manage.py bench $(ARGS)
 

@@ -112,9 +112,10 @@ def canonical(document: dict[str, Any]) -> str:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def sign(document: dict[str, Any]) -> dict[str, Any]:
-    """``document`` with this server's signature (of its JSON form) added."""
-    body = json.loads(json.dumps(document, default=_plain))
+def sign(document: dict[str, Any], *, plain: bool = False) -> dict[str, Any]:
+    """``document`` with this server's signature (of its JSON form) added. With ``plain``
+    the caller says it holds JSON values only (no dates), so it is signed as it is."""
+    body = document if plain else json.loads(json.dumps(document, default=_plain))
     signature = signing.Signer(salt=SIGNING_SALT).signature(canonical(body))
     return {**body, SIGNATURE: signature}
 
@@ -137,6 +138,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
+plain_value = _plain
+"""A stored value as JSON (dates as ISO text)."""
+
+
 def encode(obj: models.Model, fields: tuple[str, ...], **links: Any) -> dict[str, Any]:
     """One row as JSON values, with ``links`` (indexes or names) added."""
     return {**{name: _plain(getattr(obj, name)) for name in fields}, **links}
@@ -156,8 +161,23 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number")
 
 
+_ROW = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+"""One value on one line (the C encoder: the indenting one is pure Python, and an export
+of a long history has tens of thousands of rows)."""
+
+
 def dumps(document: dict[str, Any]) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    """The document as a file: each top-level key on its own line, each row of a list (a
+    unit, a history entry) on a line of its own."""
+    parts = []
+    for key, value in document.items():
+        if isinstance(value, list) and value:
+            rows = ",\n    ".join(_ROW(row) for row in value)
+            text = f"[\n    {rows}\n  ]"
+        else:
+            text = _ROW(value)
+        parts.append(f"  {_ROW(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}"
 
 
 def is_document(data: Any) -> bool:

@@ -1,4 +1,4 @@
-"""Forms for battles: start, muster, record a side's end, Out of Action and promotions.
+"""Forms for battles: start, record a side's end, Out of Action and promotions.
 
 Forms check the shape of the input; the Crusade rules are checked by the services,
 whose refusals are mapped back onto these forms with `add_service_errors`.
@@ -6,10 +6,12 @@ whose refusals are mapped back onto these forms with `add_service_errors`.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from django import forms
+from django.contrib.auth import get_user_model
+from django.forms.utils import flatatt
 from django.utils import timezone
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 from campaign import rules
 from campaign.bounds import fits_column, number_field
@@ -22,7 +24,6 @@ from campaign.models import (
     OutOfActionTest,
     Phase,
     Territory,
-    Unit,
     battle_size_choices,
 )
 from campaign.services.attached_credit import attached_credit_errors
@@ -30,6 +31,7 @@ from campaign.services.battles import UnitOutcome
 
 from . import IdsField, agendas
 from .requisitions import RenownedHeroesForm
+from .widgets import PlainSelect
 
 NOT_CHOSEN = ""
 
@@ -58,7 +60,10 @@ class BattleCreateForm(forms.Form):
     """Start a battle: one of my forces against forces of the same campaign."""
 
     force = ForceChoiceField(
-        queryset=CrusadeForce.objects.none(), label="Your force", empty_label=None
+        queryset=CrusadeForce.objects.none(),
+        label="Your force",
+        empty_label=None,
+        widget=PlainSelect,
     )
     battle_size = forms.ChoiceField(choices=battle_size_choices, initial="Strike Force")
     mission = forms.CharField(max_length=120, required=False)
@@ -80,6 +85,7 @@ class BattleCreateForm(forms.Form):
         required=False,
         label="Fought over",
         empty_label="No territory",
+        widget=PlainSelect,
         help_text="Optional: a territory of your force's campaign map. Who holds it may "
         "change with the result.",
     )
@@ -110,6 +116,28 @@ class BattleCreateForm(forms.Form):
         if not self.fields["territory"].queryset.exists():
             del self.fields["territory"]  # no map in any of the player's campaigns
 
+    def opponent_boxes(self) -> SafeString:
+        """The opponents' checkboxes with their labels, as Django's widget would write them,
+        from one query of plain values: a league has a hundred forces to pick from, and a
+        widget rendered per choice through the templates costs more than the page."""
+        field = self["opponents"]
+        attrs = flatatt(field.build_widget_attrs({}))
+        chosen = {str(value) for value in field.value() or ()}
+        rows = self.fields["opponents"].queryset.values_list(
+            "pk", "name", f"player__{get_user_model().USERNAME_FIELD}", "faction"
+        )
+        return format_html_join(
+            "\n",
+            '<div class="choice"><input type="checkbox" name="{}" value="{}" id="{}_{}"{}{}>'
+            ' <label for="{}_{}">{} ({}, {})</label></div>',
+            (
+                (field.html_name, pk, field.auto_id, index, attrs)
+                + (mark_safe(" checked") if str(pk) in chosen else "",)
+                + (field.auto_id, index, name, player, faction)
+                for index, (pk, name, player, faction) in enumerate(rows)
+            ),
+        )
+
     def _phase_of(self, mine) -> tuple[Phase | None, str]:
         """The current phase of the chosen force's campaign (the force posted, else the
         one the page was asked for, else the first), and the size it is played at."""
@@ -134,145 +162,6 @@ class BattleCreateForm(forms.Form):
                         "opponents",
                         f"{other.name} is not in the same campaign as {force.name}.",
                     )
-        return data
-
-
-class UnitsField(IdsField):
-    widget = forms.CheckboxSelectMultiple
-
-
-def _unit_select(label: str, nobody: str, units: list[Unit]) -> forms.TypedChoiceField:
-    """An optional pick of one other unit of the army (a Bodyguard, a transport)."""
-    return forms.TypedChoiceField(
-        label=label,
-        coerce=int,
-        empty_value=None,
-        required=False,
-        choices=[(NOT_CHOSEN, nobody), *((u.pk, u.name) for u in units)],
-    )
-
-
-class MusterForm(forms.Form):
-    """Choose an army. Extra selects per unit: Leader attachments and transports."""
-
-    faction = forms.CharField(max_length=120, required=False, label="Faction keyword")
-    detachment = forms.CharField(max_length=120, required=False)
-    units = UnitsField(queryset=Unit.objects.none(), required=False, label="Units")
-    warlord = forms.ModelChoiceField(
-        queryset=Unit.objects.none(), required=False, empty_label="Pick your Warlord"
-    )
-
-    def __init__(self, *args, participant: BattleParticipant, units: list[Unit], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.participant = participant
-        self.unit_list = units
-        pks = [u.pk for u in units]
-        self.fields["units"].queryset = Unit.objects.filter(pk__in=pks)
-        self.fields["warlord"].queryset = Unit.objects.filter(pk__in=pks, is_character=True)
-        self.fields["warlord"].label_from_instance = lambda u: u.name
-        transports = [u for u in units if u.is_dedicated_transport]
-        leaders = [u for u in units if u.is_character]
-        self.attach_fields: dict[int, str] = {}
-        self.embark_fields: dict[int, str] = {}
-        self.rule_fields: dict[int, str] = {}
-        led_twice = self._led_twice(leaders)
-        for unit in units:
-            if (
-                rules.asks_second_leader_rule(unit.keywords, characters=len(leaders))
-                or unit.pk in led_twice
-            ):
-                self.rule_fields[unit.pk] = name = f"second_leader_{unit.pk}"
-                self.fields[name] = forms.CharField(
-                    label=f"Rule that lets {unit.name} take a second Leader",
-                    max_length=255,
-                    required=False,
-                    help_text="Only if two Leaders join it: the datasheet rule that allows it.",
-                )
-            if unit.is_character:
-                bodyguards = [o for o in units if o.pk != unit.pk and not o.is_character]
-                self.attach_fields[unit.pk] = name = f"attach_{unit.pk}"
-                self.fields[name] = _unit_select(
-                    f"{unit.name} leads", "Nobody (fights on its own)", bodyguards
-                )
-            if transports and not unit.is_dedicated_transport:
-                self.embark_fields[unit.pk] = name = f"embark_{unit.pk}"
-                self.fields[name] = _unit_select(
-                    f"{unit.name} starts embarked in", "No transport", transports
-                )
-        agendas.add_picks_field(self, participant)
-
-    def _led_twice(self, leaders: list[Unit]) -> set[int]:
-        """Units two or more Leaders join in the posted form (any unit, so a second
-        Leader's rule can always be named where the muster check asks for it)."""
-        chosen = Counter(self.data.get(f"attach_{leader.pk}") for leader in leaders)
-        return {int(v) for v, n in chosen.items() if n > 1 and str(v or "").isdecimal()}
-
-    def selected(self) -> set[int]:
-        """The units ticked so far (for the points total before the rules have checked)."""
-        if self.is_bound:
-            # isdecimal, not isdigit: int() refuses a superscript "²", which isdigit allows.
-            return {int(v) for v in self.data.getlist("units") if str(v).isdecimal()}
-        return set(self.initial.get("units", []))
-
-    def rows(self, page) -> list[dict]:
-        """One row per unit for the template: the unit, its selects, what blocks it."""
-        selected = self.selected()
-        return [
-            {
-                "unit": unit,
-                "keywords": page.keywords.get(unit.pk, []),
-                "checked": unit.pk in selected,
-                "pending": page.pending.get(unit.pk),
-                "attach": self._bound(self.attach_fields, unit),
-                "embark": self._bound(self.embark_fields, unit),
-                "second_leader": self._bound(self.rule_fields, unit),
-            }
-            for unit in self.unit_list
-        ]
-
-    def _bound(self, names: dict[int, str], unit: Unit) -> forms.BoundField | None:
-        return self[names[unit.pk]] if unit.pk in names else None
-
-    def army(self) -> dict:
-        """The service arguments from what was valid in the form (for the live check too)."""
-        data = getattr(self, "cleaned_data", {})
-        chosen = list(data.get("units") or [])
-        chosen_pks = {u.pk for u in chosen}
-        attachments = {
-            leader: data[name]
-            for leader, name in self.attach_fields.items()
-            if leader in chosen_pks and data.get(name)
-        }
-        embarked = {
-            unit: data[name]
-            for unit, name in self.embark_fields.items()
-            if unit in chosen_pks and data.get(name)
-        }
-        rules_named = {
-            unit: data[name].strip()
-            for unit, name in self.rule_fields.items()
-            if unit in chosen_pks and (data.get(name) or "").strip()
-        }
-        return {
-            "faction": data.get("faction") or "",
-            "units": chosen,
-            "warlord": data.get("warlord"),
-            "attachments": attachments,
-            "embarked": embarked,
-            "second_leader_rules": rules_named,
-        }
-
-    def clean(self) -> dict:
-        data = super().clean()
-        chosen = {u.pk for u in data.get("units") or []}
-        names = {u.pk: u.name for u in self.unit_list}
-        for unit, name in self.embark_fields.items():
-            transport = data.get(name)
-            if unit in chosen and transport and transport not in chosen:
-                self.add_error(name, f"Add {names[transport]} to the army first.")
-        if not (data.get("detachment") or "").strip():
-            self.add_error("detachment", "Name your Detachment rules.")
-        agendas.clean_picks(self, data)
         return data
 
 

@@ -46,6 +46,7 @@ from .forces import (
     Unit,
     UnitQuerySet,
     card_prefetches,
+    fact_prefetches,
 )
 from .history import (
     HistoryAction,
@@ -135,6 +136,7 @@ __all__ = [
     "UsedFormToken",
     "battle_size_choices",
     "card_prefetches",
+    "fact_prefetches",
     "history_action_choices",
     "house_rule",
     "new_invite_code",

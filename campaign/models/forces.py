@@ -183,6 +183,12 @@ def card_prefetches(prefix: str = "") -> list[models.Prefetch]:
     ]
 
 
+def fact_prefetches(prefix: str = "") -> list[models.Prefetch]:
+    """The active honours and scars of cards reached via `prefix`: what `Unit.facts` reads
+    when it is told the pending promotions (a battle's record and its end)."""
+    return card_prefetches(prefix)[:2]
+
+
 KEYWORD_FIELDS = tuple((keyword, keyword.field) for keyword in rules.Keyword)
 """Each keyword with the yes/no field that records it on a card (read for every card)."""
 

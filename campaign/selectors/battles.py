@@ -6,6 +6,7 @@ Each works on one battle and its armies, never on the campaign's other battles.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.db.models import Prefetch, prefetch_related_objects
 from django.urls import reverse
@@ -19,6 +20,7 @@ from campaign.models import (
     Promotion,
     Unit,
     card_prefetches,
+    fact_prefetches,
 )
 from campaign.services.battles import disagreement, recording_refusal
 
@@ -136,9 +138,20 @@ class BattlePage:
 
 
 def _army_queryset():
-    return BattleUnit.objects.select_related(
-        "unit", "attached_to__unit", "embarked_in__unit", "out_of_action"
-    ).order_by("pk")
+    # Whom a unit leads or starts in is another entry of the battle: linked in Python
+    # (`_link_entries`) rather than joined, which would load each card three times.
+    return BattleUnit.objects.select_related("unit", "out_of_action").order_by("pk")
+
+
+def _link_entries(entries: list[BattleUnit]) -> None:
+    """Give each entry the entry it leads and the one it starts in, from the battle's own
+    entries (no query)."""
+    by_pk = {entry.pk: entry for entry in entries}
+    for entry in entries:
+        for field in ("attached_to", "embarked_in"):
+            other = by_pk.get(getattr(entry, f"{field}_id"))
+            if other is not None:
+                setattr(entry, field, other)
 
 
 def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
@@ -157,7 +170,9 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
         )
         .order_by("pk")
     )
-    show_achievements(battle, [entry for p in participants for entry in p.army.all()])
+    entries = [entry for p in participants for entry in p.army.all()]
+    _link_entries(entries)
+    show_achievements(battle, entries)
     sides = [
         Side(
             participant=p,
@@ -211,14 +226,30 @@ class MusterSummary:
 class MusterPage:
     participant: BattleParticipant
     units: list[Unit]
-    keywords: dict[int, list[str]]
-    """Unit pk -> the rule-changing keywords shown beside it."""
-    pending: dict[int, PendingLink]
     initial: dict
 
     @property
     def battle(self) -> Battle:
         return self.participant.battle
+
+    def with_details(self) -> MusterPage:
+        """The units' honours, scars, upgrades and pending promotions, read once: what
+        the page shows and the rules' check reads (a muster that goes through needs
+        neither: the service reads the cards again under its lock)."""
+        if self.units and not hasattr(self.units[0], "active_honour_list"):
+            prefetch_related_objects(self.units, *card_prefetches())
+        return self
+
+    @cached_property
+    def keywords(self) -> dict[int, list[str]]:
+        """Unit pk -> the rule-changing keywords shown beside it."""
+        return {unit.pk: keyword_labels(unit) for unit in self.units}
+
+    @cached_property
+    def pending(self) -> dict[int, PendingLink]:
+        """What blocks a unit, asked only when the page is shown (not on a muster that
+        goes through: the service checks it again under its lock)."""
+        return pending_links(self.units)
 
     def summary(self, selected: set[int], report: rules.MusterReport | None) -> MusterSummary:
         """Points of the chosen units (the rules' count once they have checked the army)."""
@@ -237,10 +268,13 @@ def army_crusade_points(units: list[Unit], selected: set[int]) -> int:
     )
 
 
-def muster_units(participant: BattleParticipant) -> list[Unit]:
+def muster_units(participant: BattleParticipant, *, details: bool = True) -> list[Unit]:
     """The units a force may muster, CHARACTERS first, with their honours and scars (for
-    the army's Crusade points) in a fixed number of queries."""
-    units = participant.force.units.active().with_card_details()
+    the army's Crusade points) in a fixed number of queries (``details=False``: the cards
+    alone, their details read later by `MusterPage.with_details`)."""
+    units = participant.force.units.active()
+    if details:
+        units = units.with_card_details()
     return list(units.order_by("-is_character", "name"))
 
 
@@ -282,13 +316,12 @@ def _muster_initial(participant: BattleParticipant) -> dict:
 
 
 def muster_page(participant: BattleParticipant, *, initial: bool = True) -> MusterPage:
-    """The units to choose from, what blocks any of them, and the army mustered so far."""
-    units = muster_units(participant)
+    """The units to choose from, what blocks any of them, and the army mustered so far
+    (``initial``: the page as first shown, the cards' details read at once; else a posted
+    muster, whose details are read only if the page is shown again)."""
     return MusterPage(
         participant=participant,
-        units=units,
-        keywords={unit.pk: keyword_labels(unit) for unit in units},
-        pending=pending_links(units),
+        units=muster_units(participant, details=initial),
         initial=_muster_initial(participant) if initial else {},
     )
 
@@ -313,7 +346,7 @@ def record_page(participant: BattleParticipant) -> RecordPage:
     """One side's army, ready for its player to record what each unit did."""
     army = (
         BattleUnit.objects.select_related("unit", "attached_to__unit")
-        .prefetch_related(*card_prefetches("unit__"))
+        .prefetch_related(*fact_prefetches("unit__"))
         .order_by("pk")
     )
     battle = participant.battle

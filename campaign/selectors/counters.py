@@ -67,23 +67,52 @@ def force_pack_section(force: CrusadeForce, *, in_battle: bool) -> PackSection |
     return section
 
 
-def card_pack_section(unit: Unit) -> PackSection | None:
+def card_pack_section(unit: Unit, *, in_battle: bool | None = None) -> PackSection | None:
     """The unit's counters, upgrades and pack Requisitions bought, and the packs'
-    Requisitions for one unit: the same number of queries for any card."""
+    Requisitions for one unit: the same number of queries for any card (``in_battle``,
+    when the page has asked it already, is not asked again)."""
     upgrades = unit.active_upgrades()
     purchases = list(unit.pack_requisitions.all())
     force = unit.force
     if force.campaign_id is None:
         return PackSection([], [], upgrades, purchases) or None
-    content = packs.pack_content(force.campaign_id, force_id=force.pk, unit_id=unit.pk)
+    content = _card_pack_content(unit)
     wanted = any(item.details.get("target") == "unit" for item in content.of("requisition"))
     options = (
-        packs.pack_requisition_options(content, force=force, unit=unit, in_battle=force.in_battle())
+        packs.pack_requisition_options(
+            content,
+            force=force,
+            unit=unit,
+            in_battle=force.in_battle() if in_battle is None else in_battle,
+        )
         if wanted
         else []
     )
     section = PackSection(packs.counter_rows(content, per_unit=True), options, upgrades, purchases)
     return section or None
+
+
+def _card_pack_content(unit: Unit) -> packs.PackContent:
+    """The packs' items with what the unit and its force hold of them.
+
+    Kept in the cache as `force_pack_section` is: the whole under the force's and its
+    campaign's revisions (a counter changes only through a service that writes a history
+    row naming the force), and the items alone under the campaign's revision (a pack
+    enabled, turned off or edited moves it on), so that after a change to the force only
+    its counter values are read again."""
+    force = unit.force
+    campaign = force.campaign
+    key = f"card-packs:{unit.pk}:{force.pk}:{force.revision}:{campaign.revision}"
+    content = cache.get(key)
+    if content is None:
+        items_key = f"pack-items:{campaign.pk}:{campaign.revision}"
+        items = cache.get(items_key)
+        if items is None:
+            items = packs.pack_items(campaign.pk)
+            cache.set(items_key, items, FRAGMENT_SECONDS)
+        content = packs.held_content(items, force_id=force.pk, unit_id=unit.pk)
+        cache.set(key, content, FRAGMENT_SECONDS)
+    return content
 
 
 def pack_state_prefetches() -> list[Prefetch]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, OuterRef, Prefetch, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from campaign.models import (
     Battle,
@@ -74,15 +75,40 @@ def _to_record(side: BattleParticipant) -> bool:
     return recording_refusal(battle, list(battle.participants.all()), side) is None
 
 
+FORCE_COLUMNS = (
+    "name",
+    "player_id",
+    "campaign_id",
+    "faction",
+    "supply_used",
+    "supply_limit",
+    "rp",
+    "battle_tally",
+    "victories",
+)
+"""What the dashboard shows of each of the player's forces."""
+
+
 def dashboard(user) -> Dashboard:
     """Everything a player sees first, in a fixed number of queries."""
+    # Only the columns the page shows: a force, a campaign and a card have many more.
     forces = list(
-        CrusadeForce.objects.filter(player=user).select_related("campaign").order_by("name")
+        CrusadeForce.objects.filter(player=user)
+        .select_related("campaign")
+        .only(*FORCE_COLUMNS, "campaign__name")
+        .order_by("name")
     )
+    forces_of = CrusadeForce.objects.filter(campaign=OuterRef("campaign_id")).order_by()
     memberships = list(
         Membership.objects.filter(user=user)
         .select_related("campaign")
-        .annotate(force_count=Count("campaign__forces", distinct=True))
+        .only("campaign_id", "user_id", "role", "campaign__name")
+        .annotate(
+            force_count=Coalesce(
+                Subquery(forces_of.values("campaign").annotate(n=Count("pk")).values("n")),
+                Value(0),
+            )
+        )
         .order_by("campaign__name")
     )
     promotions = list(
@@ -90,12 +116,15 @@ def dashboard(user) -> Dashboard:
             unit__force__player=user,
             unit__status=Unit.Status.ACTIVE,
             status=Promotion.Status.PENDING,
-        ).select_related("unit__force")
+        )
+        .select_related("unit")
+        .only("rank", "unit_id", "unit__name")
     )
     tests = list(
         OutOfActionTest.objects.open()
         .filter(unit__force__player=user)
         .select_related("unit__force")
+        .only("status", "unit_id", "unit__name", "unit__force_id", "unit__force__name")
     )
     mine = list(
         BattleParticipant.objects.filter(BattleParticipant.in_play(), force__player=user)

@@ -198,11 +198,19 @@ class ForceHistory:
     rows: list[HistoryRow]
 
 
+HISTORY_COLUMNS = tuple(field.name for field in HistoryEntry._meta.concrete_fields)
+"""A history row's own columns: of its actor and card the history shows only the names."""
+
+
 def force_history(
     force: CrusadeForce, *, page: int | str | None = None, per_page: int = HISTORY_PER_PAGE
 ) -> ForceHistory:
     """One page of the force's history, newest first, in two queries."""
-    entries = force.history.select_related("actor", "unit", "battle").order_by("-created_at", "-pk")
+    entries = (
+        force.history.select_related("actor", "unit")
+        .only(*HISTORY_COLUMNS, "actor__username", "unit__name")
+        .order_by("-created_at", "-pk")
+    )
     shown = paginate(entries, page, per_page=per_page)
     rows = [HistoryRow(entry, change_rows(entry.changes)) for entry in shown.object_list]
     return ForceHistory(force, shown, rows)

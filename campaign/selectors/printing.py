@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from campaign import rules
 from campaign.models import BattleScar, CrusadeForce, RequisitionPurchase, Unit
@@ -24,16 +25,31 @@ class PaperCard:
     purchases: list[RequisitionPurchase]
 
 
-@dataclass(frozen=True)
 class CardsToPrint:
-    force: CrusadeForce
-    cards: list[PaperCard]
+    """The force and its cards; the cards are read only when the page builds them, not
+    when they come from the cache (cached under the force's revision, which every change
+    to the force or its units moves on: see `selectors.versions`)."""
+
+    def __init__(self, force: CrusadeForce) -> None:
+        self.force = force
+
+    @property
+    def version(self) -> int:
+        return self.force.revision
+
+    @cached_property
+    def cards(self) -> list[PaperCard]:
+        return _cards(self.force)
 
 
 def cards_to_print(force: CrusadeForce) -> CardsToPrint:
     """The force's active units in Order of Battle order, each as a card, in six queries
-    whatever the force's size."""
+    whatever the force's size (one, when the cards come from the cache)."""
     force = CrusadeForce.objects.select_related("player", "campaign").get(pk=force.pk)
+    return CardsToPrint(force)
+
+
+def _cards(force: CrusadeForce) -> list[PaperCard]:
     units = (
         force.units.active().with_card_details().prefetch_related("requisitions").order_by("name")
     )
@@ -53,4 +69,4 @@ def cards_to_print(force: CrusadeForce) -> CardsToPrint:
                 purchases=list(unit.requisitions.all()),
             )
         )
-    return CardsToPrint(force, cards)
+    return cards

@@ -71,22 +71,39 @@ class CardPage:
     """The Battle Traits tables that fit the unit."""
     pending_promotions: list[Promotion]
     pending_tests: list[OutOfActionTest]
-    purchases: list[RequisitionPurchase]
     requisitions: list[services.RequisitionOption]
     timeline: Page
-    xp_history: XpHistory | None = None
-    """The unit's XP over its battles (a chart), when it has fought any."""
     agendas: CardAgendas | None = None
     """Its Agenda tallies."""
+    in_battle: bool = False
+    """Whether the force is in a battle that is not over (asked once for the page)."""
 
     @property
     def force(self) -> CrusadeForce:
         return self.unit.force
 
+    @property
+    def version(self) -> int:
+        """The force's revision: every change to the card writes a history row naming the
+        force, so the page caches its parts that hold no form under it."""
+        return self.force.revision
+
+    @cached_property
+    def purchases(self) -> list[RequisitionPurchase]:
+        """The Requisitions bought for the unit: read only when the card's details are
+        built, not when they come from the cache."""
+        return list(self.unit.requisitions.all())
+
+    @cached_property
+    def xp_history(self) -> XpHistory | None:
+        """The unit's XP over its battles (a chart), when it has fought any: read only
+        when the chart is built, not when it comes from the cache."""
+        return xp_history(self.unit)
+
     @cached_property
     def packs(self) -> PackSection | None:
         """The card's pack counters, upgrades and pack Requisitions (None without any)."""
-        return card_pack_section(self.unit)
+        return card_pack_section(self.unit, in_battle=self.in_battle)
 
     @property
     def manageable(self) -> bool:
@@ -98,7 +115,8 @@ def card_page(unit: Unit, *, can_write: bool = False, page: int | str | None = N
     """Everything the card page shows, in the same number of queries for any card."""
     prefetch_related_objects([unit], *card_prefetches())
     facts = unit.facts()
-    timeline = unit.history.select_related("actor", "battle").order_by("-created_at", "-pk")
+    in_battle = unit.force.in_battle()
+    timeline = unit.history.select_related("actor").order_by("-created_at", "-pk")
     return CardPage(
         unit=unit,
         can_write=can_write,
@@ -109,11 +127,10 @@ def card_page(unit: Unit, *, can_write: bool = False, page: int | str | None = N
         trait_tables=rules.fitting_trait_tables(unit.keywords),
         pending_promotions=unit.pending_promotions(),
         pending_tests=list(unit.out_of_action_tests.open()),
-        purchases=list(unit.requisitions.all()),
-        requisitions=services.requisition_options(unit.force, unit=unit),
+        requisitions=services.requisition_options(unit.force, unit=unit, in_battle=in_battle),
         timeline=paginate(timeline, page, per_page=TIMELINE_PER_PAGE),
-        xp_history=xp_history(unit),
         agendas=card_agendas(unit),
+        in_battle=in_battle,
     )
 
 

@@ -106,9 +106,25 @@ def side_picks(participant: BattleParticipant | int) -> dict[int, CustomContent]
     return {pick.agenda_id: pick.agenda for pick in picks}
 
 
-def stored_marks(battle: Battle) -> dict[int, Marks]:
-    """What each side recorded of its Agendas, by `BattleUnit` key."""
-    rows = AgendaAchievement.objects.filter(battle_unit__participant__battle=battle).order_by("pk")
+def battle_picks(sides: Iterable[int]) -> dict[int, dict[int, CustomContent]]:
+    """`side_picks` of several sides (by `BattleParticipant` key) in one query."""
+    found: dict[int, dict[int, CustomContent]] = {pk: {} for pk in sides}
+    picks = AgendaPick.objects.filter(participant__in=list(found)).select_related("agenda")
+    for pick in picks.order_by("pk"):
+        found[pick.participant_id][pick.agenda_id] = pick.agenda
+    return found
+
+
+def achievements(battle: Battle) -> list[AgendaAchievement]:
+    """Every achievement the sides of a battle recorded, in the order recorded."""
+    rows = AgendaAchievement.objects.filter(battle_unit__participant__battle=battle)
+    return list(rows.order_by("pk"))
+
+
+def stored_marks(battle: Battle, rows: list[AgendaAchievement] | None = None) -> dict[int, Marks]:
+    """What each side recorded of its Agendas, by `BattleUnit` key (from ``rows``, the
+    battle's `achievements`, when read already)."""
+    rows = achievements(battle) if rows is None else rows
     marks: dict[int, list[tuple[int, int]]] = {}
     for row in rows:
         marks.setdefault(row.battle_unit_id, []).append((row.agenda_id, row.times))
@@ -212,10 +228,14 @@ def gains(unit: Unit, other_xp: int, marks: Marks, picks: Mapping[int, CustomCon
     return found, sum(raw)
 
 
-def store_marks(*, participant: BattleParticipant, marks: Mapping[int, Marks]) -> None:
-    """Keep what a side recorded of its Agendas (replacing an earlier record), by
-    `BattleUnit` key; applied only when the battle completes."""
-    AgendaAchievement.objects.filter(battle_unit__participant=participant).delete()
+def store_marks(
+    *, participant: BattleParticipant, marks: Mapping[int, Marks], replacing: bool = True
+) -> None:
+    """Keep what a side recorded of its Agendas (``replacing`` an earlier record: a side
+    that has not recorded yet has none), by `BattleUnit` key; applied only when the
+    battle completes."""
+    if replacing:
+        AgendaAchievement.objects.filter(battle_unit__participant=participant).delete()
     AgendaAchievement.objects.bulk_create(
         AgendaAchievement(battle_unit_id=entry, agenda_id=agenda, times=times)
         for entry, pairs in marks.items()
@@ -223,10 +243,15 @@ def store_marks(*, participant: BattleParticipant, marks: Mapping[int, Marks]) -
     )
 
 
-def apply(battle: Battle, achieved: Mapping[int, list[AgendaGain]]) -> None:
-    """Keep on each achievement row the XP and tally it gave (the battle completes; the
-    units' XP and tallies are written with the rest of the battle)."""
-    rows = list(AgendaAchievement.objects.filter(battle_unit__participant__battle=battle))
+def apply(
+    battle: Battle,
+    achieved: Mapping[int, list[AgendaGain]],
+    rows: list[AgendaAchievement] | None = None,
+) -> None:
+    """Keep on each achievement row (``rows``: the battle's `achievements`, when read
+    already) the XP and tally it gave (the battle completes; the units' XP and tallies
+    are written with the rest of the battle)."""
+    rows = achievements(battle) if rows is None else rows
     given = {(entry, gain.agenda.pk): gain for entry, found in achieved.items() for gain in found}
     for row in rows:
         gain = given.get((row.battle_unit_id, row.agenda_id))

@@ -23,7 +23,7 @@ from campaign.models import (
     OutOfActionTest,
     Promotion,
     Unit,
-    card_prefetches,
+    fact_prefetches,
 )
 
 from . import _common as common
@@ -135,7 +135,7 @@ def lock_battle(battle: Battle | int) -> tuple[Battle, list[BattleParticipant]]:
     The sides are read once every lock is held: a muster that was under way is in them."""
     pk = battle.pk if isinstance(battle, Battle) else battle
     battle = Battle.objects.select_for_update().get(pk=pk)
-    forces = common.lock_forces(list(battle.participants.values_list("force_id", flat=True)))
+    forces = common.lock_forces(battle.participants.values("force_id"))
     sides = list(battle.participants.select_related("recorded_by").order_by("pk"))
     for side in sides:
         side.battle, side.force = battle, forces[side.force_id]
@@ -177,7 +177,7 @@ class Army:
     """Bodyguard -> the datasheet rule that lets it take a second Leader."""
 
     def as_the_rules_see_it(self) -> list[rules.MusterUnit]:
-        pending = units_with_pending_choices([u.pk for u in self.units])
+        pending = _pending(self.units)
         carried_by = {transport: unit for unit, transport in self.embarked.items()}
         return [
             u.facts(
@@ -191,6 +191,17 @@ class Army:
             )
             for u in self.units
         ]
+
+
+def _pending(units: list[Unit]) -> set[int]:
+    """`units_with_pending_choices` of ``units``: read from their cards' prefetched pending
+    promotions when they have them (`Unit.objects.with_card_details`), so only the Out of
+    Action tests are asked for."""
+    if not all(hasattr(u, "pending_promotion_list") for u in units):
+        return units_with_pending_choices([u.pk for u in units])
+    tested = OutOfActionTest.objects.open().filter(unit__in=[u.pk for u in units])
+    promoted = {u.pk for u in units if u.pending_promotion_list}
+    return promoted | set(tested.values_list("unit_id", flat=True))
 
 
 def check_army(*, participant: BattleParticipant, **army) -> rules.MusterReport:
@@ -255,10 +266,11 @@ def muster_army(
     report = check_army(participant=participant, **army.__dict__)
     if not report.ok:
         common.refuse(" ".join(report.errors), field="units")
-    participant.army.all().delete()
+    if participant.mustered:  # only a muster writes an army: none to replace before
+        participant.army.all().delete()
     bodyguards = set(army.attachments.values())
     entries = {
-        u.pk: BattleUnit.objects.create(
+        u.pk: BattleUnit(
             participant=participant,
             unit=u,
             second_leader_rule=(
@@ -267,10 +279,18 @@ def muster_army(
         )
         for u in army.units
     }
+    # One insert for the army, then one update for who leads and who rides with whom.
+    BattleUnit.objects.bulk_create(entries.values())
+    linked = {}
     for leader, bodyguard in army.attachments.items():
-        BattleUnit.objects.filter(pk=entries[leader].pk).update(attached_to=entries[bodyguard])
+        entries[leader].attached_to = linked[leader] = entries[bodyguard]
     for passenger, transport in army.embarked.items():
-        BattleUnit.objects.filter(pk=entries[passenger].pk).update(embarked_in=entries[transport])
+        entries[passenger].embarked_in = entries[transport]
+        linked[passenger] = entries[transport]
+    if linked:
+        BattleUnit.objects.bulk_update(
+            [entries[pk] for pk in linked], ["attached_to", "embarked_in"]
+        )
     participant.faction = army.faction.strip()
     participant.detachment = detachment.strip()
     participant.warlord = army.warlord
@@ -356,7 +376,7 @@ def _armies(battle: Battle) -> dict[int, list[BattleUnit]]:
     entries = (
         BattleUnit.objects.filter(participant__battle=battle)
         .select_related("unit", "unit__force")
-        .prefetch_related(*card_prefetches("unit__"))
+        .prefetch_related(*fact_prefetches("unit__"))
         .order_by("pk")
     )
     armies: dict[int, list[BattleUnit]] = {}
@@ -404,7 +424,11 @@ def _unit_gain(entry: BattleUnit, outcome: UnitOutcome, picks: dict) -> UnitGain
 
 
 def _side_gain(
-    side: BattleParticipant, result: str, outcomes: dict[int, UnitOutcome], army: list[BattleUnit]
+    side: BattleParticipant,
+    result: str,
+    outcomes: dict[int, UnitOutcome],
+    army: list[BattleUnit],
+    picks: dict | None = None,
 ) -> ForceGain:
     """What the end of the battle gives one side, checking that side's report: its result,
     one Marked for Greatness, bonus XP reasons, and the credit of its Attached units. Only
@@ -418,7 +442,7 @@ def _side_gain(
         rp_before=force.rp,
         rp_after=rules.add_rp(force.rp, rules.RP_PER_BATTLE, cap=force.rp_cap),
     )
-    picks = agenda_service.side_picks(side)
+    picks = agenda_service.side_picks(side) if picks is None else picks
     gain.units = [_unit_gain(e, outcomes.get(e.pk, UnitOutcome()), picks) for e in army]
     if sum(1 for g in gain.units if g.outcome.marked_for_greatness) > 1:
         common.refuse(
@@ -498,14 +522,17 @@ def record_side(
     require_approved(side.force, FIGHT)
     _require_recordable(battle, sides, side)
     armies = _armies(battle)
-    gain = _side_gain(side, result, outcomes, armies.get(side.pk, []))
+    picks = agenda_service.battle_picks(s.pk for s in sides)
+    gain = _side_gain(side, result, outcomes, armies.get(side.pk, []), picks[side.pk])
     now = timezone.now()
     claimed_before = side.claimed_result
     for unit_gain in gain.units:
         unit_gain.outcome.store(unit_gain.entry)
     BattleUnit.objects.bulk_update([g.entry for g in gain.units], list(UnitOutcome.FIELDS))
     agenda_service.store_marks(
-        participant=side, marks={g.entry.pk: g.outcome.agendas for g in gain.units}
+        participant=side,
+        marks={g.entry.pk: g.outcome.agendas for g in gain.units},
+        replacing=bool(claimed_before),
     )
     side.claimed_result, side.recorded_at, side.recorded_by = result, now, common.real_user(actor)
     side.save(update_fields=["claimed_result", "recorded_at", "recorded_by"])
@@ -523,7 +550,8 @@ def record_side(
         return battle
     refusal = disagreement(sides)
     if refusal is None:
-        _complete(actor, battle, fighting, armies, {s.pk: s.claimed_result for s in fighting}, now)
+        results = {s.pk: s.claimed_result for s in fighting}
+        _complete(actor, battle, fighting, armies, results, now, picks=picks)
     elif battle.status != Battle.Status.DISPUTED:
         _dispute(actor, battle, fighting, refusal)
     return battle
@@ -648,20 +676,25 @@ def _complete(
     armies: dict[int, list[BattleUnit]],
     results: dict[int, str],
     now,
+    *,
+    picks: dict[int, dict] | None = None,
 ) -> None:
     """Everything a battle's end changes, from what each side recorded and the results
     that count: tallies, RP, XP, promotions and Out of Action tests. Runs inside the
     caller's transaction, with the battle and the forces locked; the number of queries
     does not grow with the armies."""
     plan = []
-    marks = agenda_service.stored_marks(battle)
+    achieved = agenda_service.achievements(battle)
+    marks = agenda_service.stored_marks(battle, achieved)
+    if picks is None:
+        picks = agenda_service.battle_picks(side.pk for side in sides)
     for side in sides:
         army = armies.get(side.pk, [])
         stored = {
             entry.pk: replace(UnitOutcome.stored(entry), agendas=marks.get(entry.pk, ()))
             for entry in army
         }
-        plan.append(_side_gain(side, results[side.pk], stored, army))
+        plan.append(_side_gain(side, results[side.pk], stored, army, picks[side.pk]))
     refusal = rules.results_refusal([gain.result for gain in plan])
     if refusal:
         common.refuse(refusal, field="results")
@@ -674,10 +707,8 @@ def _complete(
         force.battle_tally += 1
         force.victories += 1 if gain.result == BattleParticipant.Result.WIN else 0
         force.rp = gain.rp_after
-        force.save(update_fields=["battle_tally", "victories", "rp"])
         participant.result = gain.result
         participant.rp_before, participant.rp_after = gain.rp_before, gain.rp_after
-        participant.save(update_fields=["result", "rp_before", "rp_after"])
         writes.history.append(
             common.history_row(
                 by,
@@ -691,8 +722,15 @@ def _complete(
         )
         for unit_gain in gain.units:
             _apply_unit_gain(actor=by, battle=battle, gain=unit_gain, now=now, writes=writes)
+    sides_written = [gain.participant for gain in plan]
+    CrusadeForce.objects.bulk_update(
+        [side.force for side in sides_written], ["battle_tally", "victories", "rp"]
+    )
+    BattleParticipant.objects.bulk_update(sides_written, ["result", "rp_before", "rp_after"])
     writes.save()
-    agenda_service.apply(battle, {g.entry.pk: g.agendas for gain in plan for g in gain.units})
+    agenda_service.apply(
+        battle, {g.entry.pk: g.agendas for gain in plan for g in gain.units}, achieved
+    )
     ground = territory_service.after_battle(actor, battle, [gain.participant for gain in plan])
     points_service.score(battle, [gain.participant for gain in plan], ground)
     battle.status = Battle.Status.COMPLETED

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import IntegerField, OuterRef, Subquery, Value
+from django.db.models import IntegerField, OuterRef, Q, Subquery, Value
 from django.utils import timezone
 
 from campaign import packs
@@ -36,27 +36,53 @@ PACK_KINDS = (Kind.COUNTER, Kind.REQUISITION, Kind.UPGRADE)
 """What a force's pack section is made of."""
 
 
+ITEM_ORDER = ("pack__name", "pack_id", "kind", "position", "pk")
+
+
 def pack_content(campaign_id: int | None, *, force_id: int, unit_id: int | None = None):
     """The counters, Requisitions and upgrades the campaign's enabled packs offer, in one
     query, each counter with what the force (``held_by_force``) and the unit
     (``held_by_unit``) hold of it: None where no row was kept (the start value)."""
     values = CounterValue.objects.filter(counter=OuterRef("pk"), force_id=force_id)
-    items = (
+    items = _pack_items(campaign_id).annotate(
+        held_by_force=Subquery(values.filter(unit=None).values("value")[:1]),
+        held_by_unit=(
+            Subquery(values.filter(unit_id=unit_id).values("value")[:1])
+            if unit_id is not None
+            else Value(None, output_field=IntegerField())
+        ),
+    )
+    return PackContent(list(items))
+
+
+def _pack_items(campaign_id: int | None):
+    return (
         CustomContent.objects.available()
         .enabled_in(campaign_id)
         .filter(kind__in=PACK_KINDS)
         .select_related("pack")
-        .annotate(
-            held_by_force=Subquery(values.filter(unit=None).values("value")[:1]),
-            held_by_unit=(
-                Subquery(values.filter(unit_id=unit_id).values("value")[:1])
-                if unit_id is not None
-                else Value(None, output_field=IntegerField())
-            ),
-        )
-        .order_by("pack__name", "pack_id", "kind", "position", "pk")
+        .order_by(*ITEM_ORDER)
     )
-    return PackContent(list(items))
+
+
+def pack_items(campaign_id: int | None) -> list[CustomContent]:
+    """The items of `pack_content` without what anyone holds (one query): what only the
+    campaign's packs decide, to be given a force's and a unit's holdings by `held_content`."""
+    return list(_pack_items(campaign_id))
+
+
+def held_content(items: list[CustomContent], *, force_id: int, unit_id: int) -> PackContent:
+    """`pack_content` for ``items`` (from `pack_items`, changed in place) with what the
+    force and the unit hold of each counter, in one query of their counter values."""
+    rows = CounterValue.objects.filter(Q(unit=None) | Q(unit_id=unit_id), force_id=force_id)
+    held = {
+        (counter_id, holder): value
+        for counter_id, holder, value in rows.values_list("counter_id", "unit_id", "value")
+    }
+    for item in items:
+        item.held_by_force = held.get((item.pk, None))
+        item.held_by_unit = held.get((item.pk, unit_id))
+    return PackContent(items)
 
 
 @dataclass

@@ -6,6 +6,7 @@ import functools
 import html
 
 from django import forms, template
+from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import pluralize
 from django.urls import get_script_prefix, reverse
 from django.utils.html import conditional_escape, format_html, format_html_join
@@ -191,6 +192,59 @@ def order_of_battle_row(row) -> SafeString:
         f'<td class="oob-table__badges">{_row_badges(unit)}{agenda_badge(unit)}</td>'
         "</tr>"
     )
+
+
+@register.simple_tag
+def history_entry(entry, date_format: str, show_unit: bool = False) -> SafeString:
+    """One history row (a `HistoryEntry`): summary, when, by whom, what it concerns and
+    its reason, as the card's timeline and the force's history show it (``show_unit``
+    links the unit it concerns).
+
+    In Python rather than in an included template: both lists show a row per entry, and
+    an include per row costs several times as much.
+    """
+    meta = [
+        f'<time datetime="{_escape(date_filter(entry.created_at, "c"))}">'
+        f"{_escape(date_filter(entry.created_at, date_format))}</time>",
+        _escape(entry.actor.username) if entry.actor_id and entry.actor else "the app",
+    ]
+    if show_unit and entry.unit_id:
+        address = _escape(_numbered("unit_detail", entry.unit_id))
+        meta.append(f'<a href="{address}">{_escape(entry.unit.name)}</a>')
+    if entry.battle_id:
+        meta.append(f'<a href="{_escape(_numbered("battle_detail", entry.battle_id))}">battle</a>')
+    if entry.is_imported:
+        source = entry.imported_from
+        dated = _escape(str(source.get("created_at", ""))[:10])
+        names = f" and names {_escape(source['by'])}" if source.get("by") else ""
+        meta.append(
+            '<span class="timeline__imported">imported from a Crusade export, where it is '
+            f"dated {dated}{names}</span>"
+        )
+    reason = (
+        f'<p class="timeline__reason">Reason: {_escape(entry.reason)}</p>' if entry.reason else ""
+    )
+    return SafeString(
+        f'<p class="timeline__summary">{_escape(entry.summary)}</p>'
+        f'<p class="timeline__meta">{" · ".join(meta)}</p>{reason}'
+    )
+
+
+@register.simple_tag
+def xp_battle_rows(battles) -> SafeString:
+    """The rows of the card's "XP by battle" table (`selectors.XpBattle`s): a link to each
+    battle, its XP before and after. In Python: the table has a row per battle shown."""
+    rows = []
+    for battle in battles:
+        mission = f": {_escape(battle.mission)}" if battle.mission else ""
+        rows.append(
+            f'<tr><td data-label="Battle"><a href="'
+            f'{_escape(_numbered("battle_detail", battle.battle_id))}">'
+            f"{_escape(date_filter(battle.date, 'j M Y'))}{mission}</a></td>"
+            f'<td data-label="XP before" class="num">{_escape(battle.xp_before)}</td>'
+            f'<td data-label="XP after" class="num">{_escape(battle.xp_after)}</td></tr>'
+        )
+    return SafeString("".join(rows))
 
 
 SOME_PK = 987654321

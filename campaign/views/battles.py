@@ -20,8 +20,9 @@ from campaign.access import get_battle_for_user, get_participant_for_user
 from campaign.bounds import fits_column
 from campaign.forms import add_service_errors
 from campaign.forms import agendas as agenda_forms
-from campaign.forms.battles import BattleCreateForm, MusterForm, SideRecordForm
+from campaign.forms.battles import BattleCreateForm, SideRecordForm
 from campaign.forms.blessings import BlessingPickForm
+from campaign.forms.muster import MusterForm
 from campaign.models import Battle, BattleParticipant, CrusadeForce
 from campaign.services.blessings import offered_blessings
 from campaign.services.phases import off_phase_size
@@ -134,12 +135,13 @@ def blessing_form(battle: Battle, army, data=None) -> BlessingPickForm:
 def _muster_context(
     page: selectors.MusterPage, form: MusterForm, report: rules.MusterReport | None
 ) -> dict:
+    page.with_details()
     return {
         "page": page,
         "participant": page.participant,
         "battle": page.battle,
         "form": form,
-        "rows": form.rows(page),
+        "rows": form.unit_rows(page),
         "summary": page.summary(form.selected(), report),
     }
 
@@ -161,7 +163,7 @@ def army_muster(request: HttpRequest, pk: int) -> HttpResponse:
     report = None
     if request.method == "POST":
         valid = form.is_valid()
-        report = services.check_army(participant=participant, **form.army())
+        army = form.army()
         if valid:
             try:
                 report = services.muster_army(
@@ -169,12 +171,15 @@ def army_muster(request: HttpRequest, pk: int) -> HttpResponse:
                     participant=participant,
                     detachment=form.cleaned_data["detachment"],
                     agendas=agenda_forms.picked(form),
-                    **form.army(),
+                    **army,
                 )
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
                 return _mustered(request, participant, report)
+        # Refused: the rules' check of the army as posted, shown beside the form.
+        page.with_details()
+        report = services.check_army(participant=participant, **army)
     return render_page(request, MUSTER, _muster_context(page, form, report))
 
 
@@ -198,6 +203,7 @@ def army_muster_check(request: HttpRequest, pk: int) -> HttpResponse:
     page = selectors.muster_page(participant, initial=False)
     form = _muster_form(page, request.POST)
     form.is_valid()
+    page.with_details()
     report = services.check_army(participant=participant, **form.army())
     return render_page(request, f"{MUSTER}#summary", _muster_context(page, form, report))
 

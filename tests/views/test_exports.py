@@ -51,6 +51,36 @@ def test_it_exports_a_bigger_force_in_the_same_number_of_queries(client):
     assert count_queries(client, url) == before
 
 
+def test_it_exports_a_longer_history_in_the_same_number_of_queries(client):
+    force = veteran_force()
+    client.force_login(force.player)
+    url = reverse("force_export", args=[force.pk])
+    before = count_queries(client, url)
+    for index in range(20):
+        services.correct_force(
+            actor=force.player, force=force, reason="room", supply_limit=3000 + index
+        )
+
+    assert count_queries(client, url) == before
+
+
+def test_it_writes_one_history_row_a_line_and_reads_back_as_it_was_signed(client):
+    force = veteran_force()
+    client.force_login(force.player)
+
+    body = client.get(reverse("force_export", args=[force.pk])).content.decode()
+    document = json.loads(body)
+
+    assert documents.verified(document)
+    assert len(document["history"]) == force.history.count()
+    rows = [
+        json.loads(line.strip().rstrip(","))
+        for line in body.splitlines()[1:-1]
+        if line.startswith("    {")
+    ]
+    assert all(entry in rows for entry in document["history"])
+
+
 def test_it_lets_another_member_of_the_campaign_take_a_copy(client):
     """Exporting is reading: whoever may see the force may download it."""
     force = veteran_force()

@@ -82,6 +82,21 @@ def test_it_prints_the_cards_in_the_same_number_of_queries_for_5_and_60_units(cl
     )
 
 
+def test_it_builds_the_cards_once_and_shows_a_renamed_card_at_once(client, owner, force):
+    """The cards are cached under the force's revision, which every change moves on."""
+    make_unit(force, name="Assault Squad")
+    client.force_login(owner)
+    url = reverse("force_print", args=[force.pk])
+
+    first, again = count_queries(client, url), count_queries(client, url)
+    squad = force.units.get(name="Assault Squad")
+    services.update_unit_details(actor=owner, unit=squad, name="Vanguard Squad")
+    body = client.get(url).content.decode()
+
+    assert again < first
+    assert "Vanguard Squad" in body and "Assault Squad" not in body
+
+
 def test_it_links_the_print_stylesheet_for_paper_only(client):
     body = client.get(reverse("home")).content.decode()
 

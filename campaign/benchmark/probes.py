@@ -1,0 +1,220 @@
+"""The pages players open, warm and at the first look after a real write.
+
+A warm probe fetches the page as most looks find it. A first-look probe makes, untimed,
+a small real change through a service (the force's goals edited, a card's notes) to the
+force or campaign the page shows, so the page's cached parts are out of date, and times
+the next request: what the first player to look after a change waits for.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import reverse
+
+from campaign import services
+from campaign.models import Battle, BattleParticipant, CrusadeForce
+
+from .database import BenchDatabase
+from .steps import open_to_muster, step_probes
+from .stopwatch import Clients, Probe
+from .subjects import Subjects
+
+ROSTERS = Path(__file__).resolve().parents[2] / "tests" / "rosters" / "samples"
+APP_TEXT_LIST = ROSTERS / "app-text" / "space-wolves-boop.txt"
+"""A 1,985-point list as the official app copies it (about 3 KB)."""
+ROSTER_FILE = ROSTERS / "battlescribe-ros" / "chaos-daemons-1975.ros"
+"""A 1,975-point BattleScribe roster (about 130 KB)."""
+
+ADMIN_CHANGELISTS = (
+    ("admin_units", "unit"),
+    ("admin_battles", "battle"),
+    ("admin_history", "historyentry"),
+    ("admin_forces", "crusadeforce"),
+)
+
+_edits = itertools.count(1)
+
+
+def touch_force(force: CrusadeForce) -> None:
+    """A small real change to a force: its player edits its goals (a history row, so
+    every cached part of its pages and its campaign's is out of date)."""
+    services.update_force_details(
+        actor=force.player, force=force, goals=f"Hold the line, edit {next(_edits)}"
+    )
+
+
+def touch_unit(unit) -> None:
+    """A small real change to a card: its player edits its notes."""
+    services.update_unit_details(
+        actor=unit.force.player, unit=unit, notes=f"Veteran of the league, edit {next(_edits)}"
+    )
+
+
+def page_probe(key: str, database: BenchDatabase, client: Client, url: str) -> Probe:
+    return Probe(key, database, lambda: (url, lambda: client.get(url)))
+
+
+def warm_and_first(
+    key: str, database: BenchDatabase, client: Client, url: str, write: Callable[[], None]
+) -> list[Probe]:
+    """The page warm, and at the first look after `write`."""
+
+    def prepare() -> tuple[str, Callable[[], HttpResponse]]:
+        write()
+        return url, lambda: client.get(url)
+
+    return [page_probe(key, database, client, url), Probe(f"{key}_first", database, prepare)]
+
+
+def _first_side(battle: Battle) -> BattleParticipant:
+    return battle.participants.select_related("force__player").order_by("pk").first()
+
+
+def baseline_probes(subjects: Subjects, database: BenchDatabase) -> list[Probe]:
+    """The pages whose subject is the same in the 20-battle league, for comparison."""
+    clients = Clients()
+    with database.active():
+        battle_side = _first_side(subjects.battle)
+        record_side = _first_side(subjects.in_progress)
+        return [
+            page_probe(f"{key}_baseline", database, clients.of(user), reverse(name, args=[pk]))
+            for key, name, user, pk in (
+                ("battle_detail", "battle_detail", battle_side.force.player, subjects.battle.pk),
+                ("record_form", "army_record", record_side.force.player, record_side.pk),
+                ("force_history", "force_history", subjects.force.player, subjects.force.pk),
+            )
+        ]
+
+
+def league_probes(subjects: Subjects, database: BenchDatabase) -> list[Probe]:
+    """Every probe of the league, the reference (the admin login page) first."""
+    clients = Clients()
+    force = subjects.force
+    fifty, two_hundred = subjects.order_of_battle[50], subjects.order_of_battle[200]
+    veteran = subjects.veteran
+    with database.active():
+        player = clients.of(force.player)
+        battle_side = _first_side(subjects.battle)
+        record_side = _first_side(subjects.in_progress)
+        probes = [page_probe("admin_login", database, clients.of(None), reverse("admin:login"))]
+        pages = [
+            ("dashboard", player, reverse("dashboard"), force),
+            (
+                "campaign_page",
+                player,
+                reverse("campaign_detail", args=[subjects.campaign.pk]),
+                force,
+            ),
+            (
+                "order_of_battle_50",
+                clients.of(fifty.player),
+                reverse("force_detail", args=[fifty.pk]),
+                fifty,
+            ),
+            (
+                "order_of_battle_200",
+                clients.of(two_hundred.player),
+                reverse("force_detail", args=[two_hundred.pk]),
+                two_hundred,
+            ),
+            (
+                "crusade_card",
+                clients.of(veteran.force.player),
+                reverse("unit_detail", args=[veteran.pk]),
+                None,
+            ),
+            (
+                "battle_detail",
+                clients.of(battle_side.force.player),
+                reverse("battle_detail", args=[subjects.battle.pk]),
+                battle_side.force,
+            ),
+            (
+                "record_form",
+                clients.of(record_side.force.player),
+                reverse("army_record", args=[record_side.pk]),
+                record_side.force,
+            ),
+            ("start_battle", player, f"{reverse('battle_create')}?force={force.pk}", force),
+            ("force_history", player, reverse("force_history", args=[force.pk]), force),
+        ]
+        for key, client, url, touched in pages:
+            write = (lambda f=touched: touch_force(f)) if touched else (lambda: touch_unit(veteran))
+            probes += warm_and_first(key, database, client, url, write)
+        probes += muster_form_probes(subjects, database, clients)
+        for size, f in ((50, fifty), (200, two_hundred)):
+            url = reverse("force_print", args=[f.pk])
+            probes.append(page_probe(f"print_{size}", database, clients.of(f.player), url))
+        probes.append(
+            page_probe(
+                "export_json",
+                database,
+                clients.of(veteran.force.player),
+                reverse("force_export", args=[veteran.force.pk]),
+            )
+        )
+        probes += import_probes(database, player)
+        probes += step_probes(subjects, database, clients)
+        organiser = clients.of(subjects.organiser)
+        for key, model in ADMIN_CHANGELISTS:
+            url = reverse(f"admin:campaign_{model}_changelist")
+            probes.append(page_probe(key, database, organiser, url))
+    return probes
+
+
+def muster_form_probes(subjects: Subjects, database: BenchDatabase, clients: Clients):
+    """The muster form of a force of 50 units (warm and first look) and of 200 (warm),
+    each on a battle its force opened (untimed; it stays open between runs)."""
+    probes = []
+    for size, key in ((50, "muster_form_50"), (200, "muster_form_200")):
+        force = subjects.order_of_battle[size]
+        client = clients.of(force.player)
+
+        def prepare(force=force, client=client, first=False):
+            side = open_to_muster(subjects.campaign, force)
+            if first:
+                touch_force(force)
+            url = reverse("army_muster", args=[side.pk])
+            return url, lambda: client.get(url)
+
+        probes.append(Probe(key, database, prepare))
+        if size == 50:
+            probes.append(Probe(f"{key}_first", database, lambda p=prepare: p(first=True)))
+    return probes
+
+
+def import_probes(database: BenchDatabase, client: Client) -> list[Probe]:
+    """The preview of a new force from an army list: pasted app text, and a .ros file."""
+    url = reverse("force_import")
+    text = APP_TEXT_LIST.read_text()
+    roster = ROSTER_FILE.read_bytes()
+
+    def pasted() -> tuple[str, Callable[[], HttpResponse]]:
+        return url, lambda: client.post(url, {"text": text})
+
+    def uploaded() -> tuple[str, Callable[[], HttpResponse]]:
+        upload = SimpleUploadedFile(ROSTER_FILE.name, roster, "application/xml")
+        return url, lambda: client.post(url, {"file": upload})
+
+    return [
+        Probe("import_text", database, pasted),
+        Probe("import_ros", database, uploaded),
+    ]
+
+
+def side_by_side(league: list[Probe], baseline: list[Probe]) -> list[Probe]:
+    """The league's probes, each 20-battle probe right after its league twin, so that the
+    two are timed a moment apart in every round."""
+    twins = {probe.key.removesuffix("_baseline"): probe for probe in baseline}
+    ordered = []
+    for probe in league:
+        ordered.append(probe)
+        if probe.key in twins:
+            ordered.append(twins.pop(probe.key))
+    return ordered + list(twins.values())
