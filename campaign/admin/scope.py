@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth import get_user_model
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
@@ -148,8 +149,30 @@ def choice_column(model: type[Model], name: str):
     return column
 
 
+SOME_PK = 987654321
+"""A number no row reaches: a changelist's row links are this one's address, renumbered."""
+
+
+class OrganiserChangeList(ChangeList):
+    """A changelist whose row links are reversed once a page rather than once a row (each
+    `reverse` was a fifth of a row's time)."""
+
+    def url_for_result(self, result: Model) -> str:
+        pk = getattr(result, self.pk_attname)
+        if not isinstance(pk, int):
+            return super().url_for_result(result)
+        address = self.__dict__.get("_change_address")
+        if address is None:
+            some = type("Some", (), {self.pk_attname: SOME_PK})()
+            address = self._change_address = super().url_for_result(some)
+        return address.replace(str(SOME_PK), str(pk))
+
+
 class OrganiserScope:
     """Permissions and querysets of an admin whose rows belong to a campaign."""
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return OrganiserChangeList
 
     view_on_site = False
     show_full_result_count = False

@@ -31,7 +31,6 @@ from .forces import (
     HistoryRow,
     OrderOfBattle,
     SupplyStatus,
-    UnitRow,
     change_rows,
     force_history,
     forces_outside_campaigns,
@@ -40,6 +39,7 @@ from .forces import (
     supply_status,
 )
 from .labels import LABELS, Labels, keyword_labels
+from .oob_cards import CardRow
 from .out_of_action import OutOfActionPage, out_of_action_page
 from .paging import paginate
 from .printing import CardsToPrint, PaperCard, cards_to_print
@@ -69,7 +69,7 @@ __all__ = [
     "RecordPage",
     "Standing",
     "SupplyStatus",
-    "UnitRow",
+    "CardRow",
     "battle_page",
     "campaign_overview",
     "campaign_page_campaigns",

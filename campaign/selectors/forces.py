@@ -14,14 +14,11 @@ from campaign.models import (
     BattleParticipant,
     CrusadeForce,
     HistoryEntry,
-    OutOfActionTest,
-    Promotion,
-    Unit,
 )
-from campaign.models.forces import card_prefetches
 
 from .alliances import choosable_alliances, has_alliances_to_pick
 from .counters import PackSection, force_pack_section, has_pack_content
+from .oob_cards import CardRow, RemovedCard, order_of_battle_cards
 from .paging import paginate
 
 HISTORY_PER_PAGE = 50
@@ -29,18 +26,6 @@ HISTORY_PER_PAGE = 50
 MOST_RP_PIPS = 12
 """The highest RP cap the Order of Battle draws as a row of dots (they shrink to fit one
 row on a phone); above it, a bar: smaller dots could not be told apart."""
-
-
-@dataclass(frozen=True)
-class UnitRow:
-    """One active unit on the Order of Battle, with what is waiting for it."""
-
-    unit: Unit
-    pending_tests: list[OutOfActionTest]
-
-    @property
-    def pending_promotions(self) -> list[Promotion]:
-        return self.unit.pending_promotions()
 
 
 @dataclass(frozen=True)
@@ -74,35 +59,28 @@ class OrderOfBattle:
         return self.force.revision
 
     @cached_property
-    def _cards(self) -> tuple[list[UnitRow], list[Unit]]:
+    def _cards(self) -> tuple[list[CardRow], list[RemovedCard]]:
         """The active cards (with what waits for each) and the removed ones: read only
         when the units table is built, not when it comes from the cache."""
-        force = self.force
-        units = force_cards(force)
-        tests: dict[int, list[OutOfActionTest]] = {}
-        for test in OutOfActionTest.objects.open().filter(unit__force=force):
-            tests.setdefault(test.unit_id, []).append(test)
-        for unit in units:
-            unit.force = force
-        rows = [UnitRow(unit, tests.get(unit.pk, [])) for unit in units if unit.is_active]
-        return rows, [unit for unit in units if not unit.is_active]
+        return order_of_battle_cards(self.force)
 
     @property
-    def rows(self) -> list[UnitRow]:
+    def rows(self) -> list[CardRow]:
         return self._cards[0]
 
     @property
     def agendas_achieved(self) -> int:
         """The Agendas achieved tallies of the force's active cards, together."""
-        return sum(row.unit.agenda_tally for row in self.rows)
+        return sum(row.agenda_tally for row in self.rows)
 
     @property
-    def removed(self) -> list[Unit]:
+    def removed(self) -> list[RemovedCard]:
         return self._cards[1]
 
     @property
-    def units(self) -> list[Unit]:
-        return [row.unit for row in self.rows]
+    def units(self) -> list[CardRow]:
+        """The active cards (the rows, by their other name)."""
+        return self.rows
 
     @property
     def supply_percent(self) -> int:
@@ -153,38 +131,9 @@ class OrderOfBattle:
         return min(100, round(100 * self.force.rp / self.force.rp_cap)) if self.force.rp_cap else 0
 
     @property
-    def pending_promotions(self) -> list[Promotion]:
-        return [p for row in self.rows for p in row.pending_promotions]
-
-    @property
     def increase_note(self) -> str:
         """How much one Supply Limit increase adds in this force's campaign."""
         return f"It adds {self.force.house_rules.supply_limit_increase} points."
-
-
-CARD_TEXTS = ("wargear", "crusade_rules", "notes", "models_description")
-"""The long texts of a card, which the Order of Battle doesn't show."""
-
-
-def force_cards(force: CrusadeForce) -> list[Unit]:
-    """The force's cards by name, with what `Unit.with_card_details` prefetches, each list
-    read by the force (a join) rather than by the cards' numbers: a list of 200 numbers
-    in each of four queries cost more to build than the rows it brought. The cards'
-    long texts are left unread (`CARD_TEXTS`)."""
-    units = list(force.units.defer(*CARD_TEXTS).order_by("name"))
-    if not units:
-        return units
-    by_pk = {unit.pk: unit for unit in units}
-    for prefetch in card_prefetches():
-        field = Unit._meta.get_field(prefetch.prefetch_through).field
-        found: dict[int, list] = {pk: [] for pk in by_pk}
-        for row in prefetch.queryset.filter(**{f"{field.name}__force": force}):
-            unit = by_pk[getattr(row, field.attname)]
-            field.set_cached_value(row, unit)
-            found[unit.pk].append(row)
-        for pk, rows in found.items():
-            setattr(by_pk[pk], prefetch.to_attr, rows)
-    return units
 
 
 def order_of_battle_forces() -> QuerySet[CrusadeForce]:

@@ -129,26 +129,53 @@ def unit_badges(unit) -> SafeString:
     )
 
 
+def _row_badges(row) -> str:
+    """`unit_badges` for an Order of Battle row (a `selectors.CardRow`), the same list
+    built as plain text: ``format_html`` per badge was most of a row's time."""
+    items = []
+    if not row.no_xp:
+        items.append(f'<li><span class="badge badge--rank">{_escape(row.rank.label)}</span></li>')
+    if row.legendary_veteran:
+        veteran = _escape(rules.Requisition.LEGENDARY_VETERANS.label)
+        items.append(f'<li><span class="badge badge--veteran">{veteran}</span></li>')
+    for honour in row.honours:
+        relic = honour.category == rules.HonourCategory.CRUSADE_RELIC
+        kind = "badge--honour badge--relic" if relic else "badge--honour"
+        title = _escape(honour.get_category_display())
+        title = f' title="{title}"' if title else ""
+        items.append(f'<li><span class="badge {kind}"{title}>{_escape(honour.name)}</span></li>')
+    for scar in row.scars:
+        items.append(
+            '<li><span class="badge badge--scar" title="Battle Scar">'
+            f"{_escape(scar.name)}</span></li>"
+        )
+    return (
+        f'<ul class="badges" aria-label="Rank, honours and scars of {_escape(row.name)}">'
+        f"{''.join(items)}</ul>"
+    )
+
+
 NO_THUMBNAIL = mark_safe('<span class="thumb-empty" aria-hidden="true"></span>')
 NOT_IN_SUPPLY = " · not counted in supply"
 
 
 @register.simple_tag
 def order_of_battle_row(row) -> SafeString:
-    """One card's row of the Order of Battle table (a `selectors.UnitRow`): picture,
+    """One card's row of the Order of Battle table (a `selectors.CardRow`): picture,
     name and datasheet with what waits for it, points, XP, Crusade points and badges.
 
     In Python rather than in the page's template: the table has a row per card, and a
     template row costs several times as much to render (see `make bench`).
     """
-    unit = row.unit
+    unit = row
     thumb = NO_THUMBNAIL
     if unit.thumbnail:
-        url = _escape(unit.thumbnail.url)
+        url = _escape(unit.thumbnail)
         thumb = f'<img src="{url}" alt="" width="48" height="48" loading="lazy">'
     waiting = [
-        (_numbered("promotion_settle", p.pk), "Promotion to settle") for p in row.pending_promotions
-    ] + [(_numbered("out_of_action", t.pk), "Out of Action test") for t in row.pending_tests]
+        (_numbered("promotion_settle", pk), "Promotion to settle")
+        for pk in row.pending_promotion_pks
+    ] + [(_numbered("out_of_action", pk), "Out of Action test") for pk in row.pending_test_pks]
     badges = "".join(
         f' <a class="badge badge--warn" href="{_escape(url)}">{text}</a>' for url, text in waiting
     )
@@ -162,7 +189,7 @@ def order_of_battle_row(row) -> SafeString:
         f'<td class="num" data-label="Points">{_escape(unit.points)}</td>'
         f'<td class="num" data-label="XP">{_escape(unit.xp_display)}</td>'
         f'<td class="num" data-label="Crusade points">{_escape(unit.crusade_points)}</td>'
-        f'<td class="oob-table__badges">{unit_badges(unit)}{agenda_badge(unit)}</td>'
+        f'<td class="oob-table__badges">{_row_badges(unit)}{agenda_badge(unit)}</td>'
         "</tr>"
     )
 

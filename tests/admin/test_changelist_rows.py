@@ -5,6 +5,7 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
+from campaign.admin_site import CrusadeAdminSite
 from campaign.models import Battle, HistoryEntry
 from tests.admin.helpers import recorded_battle
 
@@ -45,3 +46,43 @@ def test_it_filters_battles_by_period_without_a_date_hierarchy(organiser_client,
 
     assert response.status_code == 200
     assert response.context["cl"].date_hierarchy is None
+
+
+def test_it_links_each_row_to_the_address_django_reverses(organiser, organiser_client, campaign):
+    battle, _, _ = recorded_battle(actor=organiser, campaign=campaign)
+    response = organiser_client.get(reverse("admin:campaign_battle_changelist"))
+    changelist = response.context["cl"]
+
+    assert changelist.url_for_result(battle) == reverse(
+        "admin:campaign_battle_change", args=[battle.pk]
+    )
+    assert f'href="{reverse("admin:campaign_battle_change", args=[battle.pk])}"' in (
+        response.content.decode()
+    )
+
+
+def test_it_reads_a_campaigns_battles_newest_first_from_an_index():
+    indexes = {index.name: index.fields for index in Battle._meta.indexes}
+
+    assert indexes["battle_campaign_newest"] == ["campaign", "-date", "-id"]
+
+
+def test_it_draws_no_sidebar_and_builds_its_list_of_models_only_for_the_index(
+    organiser_client, monkeypatch
+):
+    built = []
+    original = admin.AdminSite._build_app_dict
+
+    def counting(site, request, label=None):
+        built.append(label)
+        return original(site, request, label)
+
+    monkeypatch.setattr(admin.AdminSite, "_build_app_dict", counting)
+    changelist = organiser_client.get(reverse("admin:campaign_battle_changelist"))
+    assert isinstance(admin.site._wrapped, CrusadeAdminSite)
+    assert 'id="nav-sidebar"' not in changelist.content.decode()
+    assert built == []
+
+    index = organiser_client.get(reverse("admin:index"))
+    assert reverse("admin:campaign_battle_changelist") in index.content.decode()
+    assert built

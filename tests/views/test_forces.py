@@ -1,12 +1,14 @@
 """Force pages: create, Order of Battle, edit, history, Increase Supply Limit."""
 
 import pytest
+from django.core.cache import caches
 from django.urls import reverse
 from django.utils.html import escape
 
 from campaign import rules, services
 from campaign.models import BattleHonour, CrusadeForce, HistoryEntry, RequisitionPurchase
-from campaign.selectors.forces import force_cards
+from campaign.selectors.oob_cards import order_of_battle_cards
+from campaign.templatetags.crusade import _row_badges, unit_badges
 from tests.factories import (
     make_campaign,
     make_character,
@@ -290,22 +292,56 @@ def test_it_uses_the_same_number_of_queries_for_5_and_100_units(client, owner):
     )
 
 
+def test_it_builds_the_units_table_in_six_queries_whatever_the_forces_size(client, owner):
+    """Cards, honours, scars, promotions, upgrades and open Out of Action tests: one query
+    each when the table is not cached (the first look after a change), none once it is."""
+    small, big = _forces_of(owner, _decorate, 5, 100)
+    client.force_login(owner)
+    for force in (small, big):
+        url = reverse("force_detail", args=[force.pk])
+        caches["template_fragments"].clear()
+        first = count_queries(client, url)
+        assert first - count_queries(client, url) == 6
+
+
 def test_it_reads_each_cards_honours_and_scars_for_the_order_of_battle_as_a_card_does(owner):
-    """`selectors.force_cards` reads the lists by the force: the same as the prefetches."""
+    """`selectors.order_of_battle_cards` reads the lists by the force, as plain rows: the
+    same badges, Crusade points and waiting promotions as the cards' prefetches give."""
     (force,) = _forces_of(owner, _decorate, 3)
     force.units.get(name="Unit 001").honours.create(
         category="battle_trait", name="Old", status=BattleHonour.Status.VOIDED
     )
-    cards, expected = force_cards(force), list(force.units.with_card_details().order_by("name"))
+    make_unit(force, name="Gribblers <&>", is_swarm=True)
+    veteran = make_character(force, name="Old One")
+    force.units.filter(pk=veteran.pk).update(legendary_veteran=True, xp=40)
+    veteran.honours.create(
+        category="crusade_relic", relic_category="artificer", name='Blade of "Ages"'
+    )
+    rows, removed = order_of_battle_cards(force)
+    expected = list(force.units.with_card_details().order_by("name"))
+    badges = [_row_badges(row) for row in rows]
+    assert badges == [str(unit_badges(u)) for u in expected]
+    assert all(kind in "".join(badges) for kind in ("veteran", "relic", "scar", "&lt;&amp;"))
 
     def lists(units):
         return [
-            (u.pk, [h.pk for h in u.active_honours()], [s.pk for s in u.active_scars()])
+            (
+                u.pk,
+                [(h.name, h.get_category_display()) for h in u.active_honours()],
+                [s.name for s in u.active_scars()],
+                u.crusade_points,
+                u.xp_display,
+                u.rank.label,
+                u.agenda_tally,
+            )
             for u in units
         ]
 
-    assert lists(cards) == lists(expected)
-    assert all(honour.unit is card for card in cards for honour in card.active_honours())
+    assert lists(rows) == lists(expected)
+    assert [row.pending_promotion_pks for row in rows] == [
+        [p.pk for p in u.pending_promotions()] for u in expected
+    ]
+    assert removed == []
 
 
 # force_edit

@@ -1,0 +1,166 @@
+"""The Order of Battle's cards as plain rows: read as values, not as model instances.
+
+The units table has a row per card, and building 200 `Unit` instances with their
+honours, scars, promotions and upgrades cost more than the rows they brought. Each
+list is read by the force (a join) in one query of the columns the table shows, and
+what a row needs (rank, Crusade points, what waits for it) is worked out once here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from campaign import rules
+from campaign.models import BattleHonour, BattleScar, CrusadeForce, OutOfActionTest, Unit
+from campaign.models.forces import KEYWORD_FIELDS, card_prefetches
+
+HONOUR_LABELS = dict(BattleHonour._meta.get_field("category").flatchoices)
+RELIC = rules.HonourCategory.CRUSADE_RELIC
+
+
+@dataclass(frozen=True, slots=True)
+class HonourBadge:
+    name: str
+    category: str
+    relic_category: str
+
+    def get_category_display(self) -> str:
+        return str(HONOUR_LABELS.get(self.category, self.category))
+
+
+@dataclass(frozen=True, slots=True)
+class ScarBadge:
+    name: str
+
+
+@dataclass(slots=True)
+class CardRow:
+    """One card as the Order of Battle shows it (the attributes `order_of_battle_row`
+    and `unit_badges` read of a `Unit`)."""
+
+    pk: int
+    name: str
+    datasheet: str
+    points: int
+    xp: int
+    thumbnail: str
+    counts_towards_supply: bool
+    legendary_veteran: bool
+    no_xp: bool
+    is_titanic: bool
+    agenda_tally: int
+    honours: list[HonourBadge]
+    scars: list[ScarBadge]
+    upgrade_points: list[int]
+    pending_promotion_pks: list[int]
+    pending_test_pks: list[int]
+
+    @property
+    def rank(self) -> rules.Rank:
+        return rules.rank_for_xp(self.xp)
+
+    @property
+    def xp_display(self) -> str:
+        return "N/A" if self.no_xp else str(self.xp)
+
+    def active_honours(self) -> list[HonourBadge]:
+        return self.honours
+
+    def active_scars(self) -> list[ScarBadge]:
+        return self.scars
+
+    @property
+    def crusade_points(self) -> int:
+        relics = [
+            rules.RelicCategory(h.relic_category) for h in self.honours if h.category == RELIC
+        ]
+        return rules.crusade_points(
+            battle_honours=len(self.honours) - len(relics),
+            battle_scars=len(self.scars),
+            titanic=self.is_titanic,
+            relics=relics,
+            upgrades=self.upgrade_points,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RemovedCard:
+    pk: int
+    name: str
+    datasheet: str
+    removed_at: object
+    removed_reason: str
+
+
+ROW_FIELDS = (
+    "pk",
+    "name",
+    "datasheet",
+    "points",
+    "xp",
+    "thumbnail",
+    "counts_towards_supply",
+    "legendary_veteran",
+    "agenda_tallies",
+    "status",
+    "removed_at",
+    "removed_reason",
+    *(field for _, field in KEYWORD_FIELDS),
+)
+
+
+def _by_unit(queryset, force: CrusadeForce, *fields: str) -> dict[int, list[tuple]]:
+    found: dict[int, list[tuple]] = {}
+    for unit_id, *values in queryset.filter(unit__force=force).values_list("unit_id", *fields):
+        found.setdefault(unit_id, []).append(values)
+    return found
+
+
+def order_of_battle_cards(force: CrusadeForce) -> tuple[list[CardRow], list[RemovedCard]]:
+    """The force's active cards by name (with their badges and what waits for each) and
+    its removed ones, in six queries whatever the force's size."""
+    units = list(force.units.order_by("name", "pk").values(*ROW_FIELDS))
+    if not units:
+        return [], []
+    prefetched = {p.to_attr: p.queryset for p in card_prefetches()}
+    honours = _by_unit(
+        prefetched["active_honour_list"], force, "name", "category", "relic_category"
+    )
+    scars = _by_unit(BattleScar.objects.filter(status=BattleScar.Status.ACTIVE), force, "name")
+    promotions = _by_unit(prefetched["pending_promotion_list"], force, "pk")
+    upgrades = _by_unit(prefetched["active_upgrade_list"], force, "crusade_points")
+    tests = _by_unit(OutOfActionTest.objects.open(), force, "pk")
+    storage = Unit._meta.get_field("thumbnail").storage
+    no_xp_fields = [field for keyword, field in KEYWORD_FIELDS if keyword in rules.NO_XP_KEYWORDS]
+    rows, removed = [], []
+    for unit in units:
+        pk = unit["pk"]
+        if unit["status"] != Unit.Status.ACTIVE:
+            removed.append(
+                RemovedCard(
+                    pk, unit["name"], unit["datasheet"], unit["removed_at"], unit["removed_reason"]
+                )
+            )
+            continue
+        thumbnail = unit["thumbnail"]
+        rows.append(
+            CardRow(
+                pk=pk,
+                name=unit["name"],
+                datasheet=unit["datasheet"],
+                points=unit["points"],
+                xp=unit["xp"],
+                thumbnail=storage.url(thumbnail) if thumbnail else "",
+                counts_towards_supply=unit["counts_towards_supply"],
+                legendary_veteran=unit["legendary_veteran"],
+                no_xp=any(unit[field] for field in no_xp_fields),
+                is_titanic=unit[rules.Keyword.TITANIC.field],
+                agenda_tally=sum((unit["agenda_tallies"] or {}).values()),
+                honours=[HonourBadge(*h) for h in honours.get(pk, ())],
+                scars=[ScarBadge(*s) for s in scars.get(pk, ())],
+                upgrade_points=[u[0] for u in upgrades.get(pk, ())],
+                pending_promotion_pks=[p[0] for p in promotions.get(pk, ())],
+                pending_test_pks=[t[0] for t in tests.get(pk, ())],
+            )
+        )
+    return rows, removed
