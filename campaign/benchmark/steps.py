@@ -145,18 +145,23 @@ def muster_form_data(force, army: list[Unit]) -> dict:
     }
 
 
+def _fresh_battle(subjects, armies, size: int):
+    """A battle of `armies`, started and mustered, once the forces are free of any other."""
+    clear([f for f, _ in armies])
+    return moves.start_and_muster(
+        campaign=subjects.campaign,
+        armies=armies,
+        battle_size=_battle_size(size),
+        mission=STEP_MISSION,
+    )
+
+
 def _record_side_probe(subjects, database, clients, size, armies) -> Probe:
     """POST the confirmed record form of the first side of a fresh battle."""
     client = clients.of(armies[0][0].player)
 
     def prepare() -> tuple[str, Callable[[], HttpResponse]]:
-        clear([f for f, _ in armies])
-        battle = moves.start_and_muster(
-            campaign=subjects.campaign,
-            armies=armies,
-            battle_size=_battle_size(size),
-            mission=STEP_MISSION,
-        )
+        battle = _fresh_battle(subjects, armies, size)
         first = battle.participants.order_by("pk").first()
         url = reverse("army_record", args=[first.pk])
         data = record_form_data(first, "win")
@@ -171,13 +176,7 @@ def _complete_probe(subjects, database, clients, size, armies) -> Probe:
     client = clients.of(armies[1][0].player)
 
     def prepare() -> tuple[str, Callable[[], HttpResponse]]:
-        clear([f for f, _ in armies])
-        battle = moves.start_and_muster(
-            campaign=subjects.campaign,
-            armies=armies,
-            battle_size=_battle_size(size),
-            mission=STEP_MISSION,
-        )
+        battle = _fresh_battle(subjects, armies, size)
         first, last = battle.participants.order_by("pk")
         services.record_side(actor=armies[0][0].player, **side_record(first, "win"))
         url = reverse("army_record", args=[last.pk])
