@@ -19,10 +19,7 @@ from .approval import (
 from .battles import (
     ForceGain,
     UnitOutcome,
-    check_army,
     disagreement,
-    muster_army,
-    muster_refusal,
     preview_side,
     record_battle_end,
     record_side,
@@ -74,6 +71,7 @@ from .members import (
     invite_to_campaign,
     withdraw_campaign_invitation,
 )
+from .muster import check_army, muster_army, muster_refusal
 from .out_of_action import (
     inflict_battle_scar,
     out_of_action_choices,

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 
 from campaign.models import Battle, Campaign, CrusadeForce, CustomContent, Territory, Unit
 
-from .battles import muster_army, start_battle
+from .battles import start_battle
 from .invitations import accept_invitation
+from .muster import muster_army
 
 
 def start_and_muster(
