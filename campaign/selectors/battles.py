@@ -27,6 +27,7 @@ from campaign.services.battles import disagreement, recording_refusal
 from .agendas import agenda_picks, show_achievements
 from .blessings import BLESSING_PICKS, BlessingsPanel, blessings_panel, with_cards
 from .labels import keyword_labels
+from .oob_cards import CardRow, order_of_battle_cards
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,9 @@ class MusterSummary:
 @dataclass(frozen=True)
 class MusterPage:
     participant: BattleParticipant
-    units: list[Unit]
+    units: list[Unit] | list[CardRow]
+    """The cards to choose from: plain rows as the page is first shown, `Unit`s read
+    for a posted muster (the ones the service and the rules' check are given)."""
     initial: dict
 
     @property
@@ -236,7 +239,8 @@ class MusterPage:
         """The units' honours, scars, upgrades and pending promotions, read once: what
         the page shows and the rules' check reads (a muster that goes through needs
         neither: the service reads the cards again under its lock)."""
-        if self.units and not hasattr(self.units[0], "active_honour_list"):
+        first = self.units[0] if self.units else None
+        if isinstance(first, Unit) and not hasattr(first, "active_honour_list"):
             prefetch_related_objects(self.units, *card_prefetches())
         return self
 
@@ -249,6 +253,8 @@ class MusterPage:
     def pending(self) -> dict[int, PendingLink]:
         """What blocks a unit, asked only when the page is shown (not on a muster that
         goes through: the service checks it again under its lock)."""
+        if self.units and isinstance(self.units[0], CardRow):
+            return _card_pending_links(self.units)
         return pending_links(self.units)
 
     def summary(self, selected: set[int], report: rules.MusterReport | None) -> MusterSummary:
@@ -268,14 +274,28 @@ def army_crusade_points(units: list[Unit], selected: set[int]) -> int:
     )
 
 
-def muster_units(participant: BattleParticipant, *, details: bool = True) -> list[Unit]:
-    """The units a force may muster, CHARACTERS first, with their honours and scars (for
-    the army's Crusade points) in a fixed number of queries (``details=False``: the cards
-    alone, their details read later by `MusterPage.with_details`)."""
-    units = participant.force.units.active()
+def muster_units(participant: BattleParticipant, *, details: bool = True) -> list:
+    """The units a force may muster, CHARACTERS first, then by name. ``details``: the
+    page as first shown, the Order of Battle's plain rows (`order_of_battle_cards`: their
+    Crusade points and what waits for each, a query per list whatever the force's size);
+    else the `Unit`s alone, their details read later by `MusterPage.with_details`."""
     if details:
-        units = units.with_card_details()
-    return list(units.order_by("-is_character", "name"))
+        cards, _ = order_of_battle_cards(participant.force)
+        return sorted(cards, key=lambda card: not card.is_character)  # stable: names stay
+    return list(participant.force.units.active().order_by("-is_character", "name"))
+
+
+def _card_pending_links(cards: list[CardRow]) -> dict[int, PendingLink]:
+    """`pending_links` of the Order of Battle's rows, from what they already hold."""
+    links: dict[int, PendingLink] = {}
+    for card in cards:
+        if card.pending_test_pks:
+            url = reverse("out_of_action", args=[card.pending_test_pks[0]])
+            links[card.pk] = PendingLink("Out of Action test to take", url)
+        elif card.pending_promotion_pks:
+            url = reverse("promotion_settle", args=[card.pending_promotion_pks[0]])
+            links[card.pk] = PendingLink("Promotion to settle", url)
+    return links
 
 
 def pending_links(units: list[Unit]) -> dict[int, PendingLink]:

@@ -36,7 +36,8 @@ class ScarBadge:
 @dataclass(slots=True)
 class CardRow:
     """One card as the Order of Battle shows it (the attributes `order_of_battle_row`
-    and `unit_badges` read of a `Unit`)."""
+    and `unit_badges` read of a `Unit`), and as the muster form lists it (its keywords,
+    Crusade points and what waits for it)."""
 
     pk: int
     name: str
@@ -54,6 +55,18 @@ class CardRow:
     upgrade_points: list[int]
     pending_promotion_pks: list[int]
     pending_test_pks: list[int]
+    keywords: frozenset[rules.Keyword] = frozenset()
+
+    is_active = True
+    """Only active cards are rows (the removed ones are `RemovedCard`s)."""
+
+    @property
+    def is_character(self) -> bool:
+        return rules.Keyword.CHARACTER in self.keywords
+
+    @property
+    def is_dedicated_transport(self) -> bool:
+        return rules.Keyword.DEDICATED_TRANSPORT in self.keywords
 
     @property
     def rank(self) -> rules.Rank:
@@ -131,7 +144,6 @@ def order_of_battle_cards(force: CrusadeForce) -> tuple[list[CardRow], list[Remo
     upgrades = _by_unit(prefetched["active_upgrade_list"], force, "crusade_points")
     tests = _by_unit(OutOfActionTest.objects.open(), force, "pk")
     storage = Unit._meta.get_field("thumbnail").storage
-    no_xp_fields = [field for keyword, field in KEYWORD_FIELDS if keyword in rules.NO_XP_KEYWORDS]
     rows, removed = [], []
     for unit in units:
         pk = unit["pk"]
@@ -143,6 +155,7 @@ def order_of_battle_cards(force: CrusadeForce) -> tuple[list[CardRow], list[Remo
             )
             continue
         thumbnail = unit["thumbnail"]
+        keywords = frozenset(keyword for keyword, field in KEYWORD_FIELDS if unit[field])
         rows.append(
             CardRow(
                 pk=pk,
@@ -153,14 +166,15 @@ def order_of_battle_cards(force: CrusadeForce) -> tuple[list[CardRow], list[Remo
                 thumbnail=storage.url(thumbnail) if thumbnail else "",
                 counts_towards_supply=unit["counts_towards_supply"],
                 legendary_veteran=unit["legendary_veteran"],
-                no_xp=any(unit[field] for field in no_xp_fields),
-                is_titanic=unit[rules.Keyword.TITANIC.field],
+                no_xp=not keywords.isdisjoint(rules.NO_XP_KEYWORDS),
+                is_titanic=rules.Keyword.TITANIC in keywords,
                 agenda_tally=sum((unit["agenda_tallies"] or {}).values()),
                 honours=[HonourBadge(*h) for h in honours.get(pk, ())],
                 scars=[ScarBadge(*s) for s in scars.get(pk, ())],
                 upgrade_points=[u[0] for u in upgrades.get(pk, ())],
                 pending_promotion_pks=[p[0] for p in promotions.get(pk, ())],
                 pending_test_pks=[t[0] for t in tests.get(pk, ())],
+                keywords=keywords,
             )
         )
     return rows, removed

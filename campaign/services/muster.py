@@ -15,6 +15,7 @@ from campaign.models import (
     OutOfActionTest,
     Unit,
 )
+from campaign.models.forces import card_prefetches
 
 from . import _common as common
 from . import agendas as agenda_service
@@ -101,6 +102,18 @@ def check_army(*, participant: BattleParticipant, **army) -> rules.MusterReport:
     return report
 
 
+def _clear_army(participant: BattleParticipant) -> None:
+    """The earlier muster's rows, gone in one query whatever the army's size (Django's
+    cascade would read the rows, then clear the Leaders' and passengers' links and look
+    for Out of Action tests and Agenda achievements, one relation at a time). Those are
+    written only once a side records, which refuses a muster: should one be there, its
+    foreign key refuses the delete rather than lose it. Leaders and passengers point only
+    at rows of their own army, all going at once. The history rows name the battle and
+    the force, not these rows: they stay."""
+    rows = BattleUnit.objects.filter(participant=participant)
+    rows._raw_delete(rows.db)
+
+
 def muster_refusal(participant: BattleParticipant) -> str | None:
     """Why this side can't choose its army now (None: it can)."""
     if not participant.battle.is_open:
@@ -123,15 +136,19 @@ def muster_army(
     refusal = muster_refusal(participant)
     if refusal:
         common.refuse(refusal)
+    # What the rules' check reads of each card (its honours, scars and pending
+    # promotions; not its upgrades, which only count towards Crusade points).
     army["units"] = list(
-        Unit.objects.with_card_details().filter(pk__in=[u.pk for u in army["units"]])
+        Unit.objects.prefetch_related(*card_prefetches()[:3]).filter(
+            pk__in=[u.pk for u in army["units"]]
+        )
     )
     army = Army(**army)
     report = check_army(participant=participant, **army.__dict__)
     if not report.ok:
         common.refuse(" ".join(report.errors), field="units")
     if participant.mustered:  # only a muster writes an army: none to replace before
-        participant.army.all().delete()
+        _clear_army(participant)
     bodyguards = set(army.attachments.values())
     entries = {
         u.pk: BattleUnit(

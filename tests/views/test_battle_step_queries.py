@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
-from campaign.models import Battle, BattleUnit, HistoryEntry, OutOfActionTest
+from campaign.models import Battle, BattleUnit, HistoryAction, HistoryEntry, OutOfActionTest
 from tests.factories import make_character, make_unit, reload
 from tests.services.agendas import agenda, pack_bytes
 
@@ -134,3 +134,33 @@ def test_it_musters_and_records_armies_of_30_in_the_queries_of_armies_of_5(clien
     assert muster <= MUSTER_BUDGET
     assert side <= SIDE_BUDGET
     assert completing <= COMPLETING_BUDGET
+
+
+def _mustered_again(client, size: int) -> int:
+    """The queries of mustering again an army of ``size`` already mustered."""
+    table, agendas, _ = _battle(client, size)
+    units = list(table.force.units.active().order_by("-is_character", "name", "pk"))
+    captain, squad = table.captain, table.squad
+    chaplain = next(u for u in units if u.name.startswith("Chaplain"))
+    rhino = next(u for u in units if u.name.startswith("Rhino"))
+    rest = [u for u in units if u not in (captain, squad, chaplain, rhino)]
+    data = _muster_data(table, [captain, squad, chaplain, rhino, *rest], agendas[:1])
+    url = reverse("army_muster", args=[table.mine.pk])
+    with CaptureQueriesContext(connection) as mustering:
+        response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert BattleUnit.objects.filter(participant=table.mine).count() == size
+    leader = BattleUnit.objects.get(participant=table.mine, unit=captain)
+    assert leader.attached_to.unit == squad
+    musters = HistoryEntry.objects.filter(
+        battle=table.battle, force=table.force, action=HistoryAction.ARMY_MUSTERED
+    )
+    assert musters.count() == 2  # the first muster's row is kept
+    return len(mustering)
+
+
+def test_it_musters_an_army_again_in_the_same_queries_whatever_its_size(client):
+    small, big = _mustered_again(client, 5), _mustered_again(client, 30)
+
+    assert small == big
+    assert big <= MUSTER_BUDGET
