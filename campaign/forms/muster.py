@@ -112,6 +112,9 @@ class MusterForm(forms.Form):
         self.embark_fields: dict[int, str] = {}
         self.rule_fields: dict[int, str] = {}
         led_twice = self._led_twice(leaders)
+        # A field object per box only when there is something to clean: the page writes
+        # each row's boxes itself (`unit_rows`), so a first look needs just their names.
+        checks = self.is_bound
         for unit in units:
             keywords = unit.keywords
             if (
@@ -119,24 +122,30 @@ class MusterForm(forms.Form):
                 or unit.pk in led_twice
             ):
                 self.rule_fields[unit.pk] = name = f"second_leader_{unit.pk}"
-                self.fields[name] = forms.CharField(
-                    label=f"Rule that lets {unit.name} take a second Leader",
-                    max_length=255,
-                    required=False,
-                )
+                if checks:
+                    self.fields[name] = forms.CharField(
+                        label=f"Rule that lets {unit.name} take a second Leader",
+                        max_length=255,
+                        required=False,
+                    )
             if rules.Keyword.CHARACTER in keywords:
                 self.attach_fields[unit.pk] = name = f"attach_{unit.pk}"
-                self.fields[name] = UnitNameField(
-                    label=f"{unit.name} leads", names=guard_names, keys=guard_keys, nobody=NOBODY
-                )
+                if checks:
+                    self.fields[name] = UnitNameField(
+                        label=f"{unit.name} leads",
+                        names=guard_names,
+                        keys=guard_keys,
+                        nobody=NOBODY,
+                    )
             if transports and rules.Keyword.DEDICATED_TRANSPORT not in keywords:
                 self.embark_fields[unit.pk] = name = f"embark_{unit.pk}"
-                self.fields[name] = UnitNameField(
-                    label=f"{unit.name} starts embarked in",
-                    names=ride_names,
-                    keys=ride_keys,
-                    nobody=NO_TRANSPORT,
-                )
+                if checks:
+                    self.fields[name] = UnitNameField(
+                        label=f"{unit.name} starts embarked in",
+                        names=ride_names,
+                        keys=ride_keys,
+                        nobody=NO_TRANSPORT,
+                    )
         agendas.add_picks_field(self, participant)
 
     def _led_twice(self, leaders: list[Unit]) -> set[int]:

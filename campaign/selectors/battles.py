@@ -247,7 +247,7 @@ class MusterPage:
     @cached_property
     def keywords(self) -> dict[int, list[str]]:
         """Unit pk -> the rule-changing keywords shown beside it."""
-        return {unit.pk: keyword_labels(unit) for unit in self.units}
+        return {unit.pk: keyword_labels(unit) for unit in self.units if unit.keywords}
 
     @cached_property
     def pending(self) -> dict[int, PendingLink]:
