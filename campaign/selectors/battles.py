@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.core.cache import cache
 from django.db.models import Prefetch, prefetch_related_objects
 from django.urls import reverse
 
@@ -16,6 +17,7 @@ from campaign.models import (
     Battle,
     BattleParticipant,
     BattleUnit,
+    CrusadeForce,
     OutOfActionTest,
     Promotion,
     Unit,
@@ -28,6 +30,7 @@ from .agendas import agenda_picks, show_achievements
 from .blessings import BLESSING_PICKS, BlessingsPanel, blessings_panel, with_cards
 from .labels import keyword_labels
 from .oob_cards import CardRow, order_of_battle_cards
+from .versions import FRAGMENT_SECONDS
 
 
 @dataclass(frozen=True)
@@ -280,9 +283,22 @@ def muster_units(participant: BattleParticipant, *, details: bool = True) -> lis
     Crusade points and what waits for each, a query per list whatever the force's size);
     else the `Unit`s alone, their details read later by `MusterPage.with_details`."""
     if details:
-        cards, _ = order_of_battle_cards(participant.force)
-        return sorted(cards, key=lambda card: not card.is_character)  # stable: names stay
+        return muster_cards(participant.force)
     return list(participant.force.units.active().order_by("-is_character", "name"))
+
+
+def muster_cards(force: CrusadeForce) -> list[CardRow]:
+    """The force's active cards as the muster form lists them (CHARACTERS first, then by
+    name), cached under the force's revision (see `selectors.versions`): every change to
+    a card, or to what waits for it, writes a history row that moves it on, so a cached
+    list is right or never asked for again. It holds no token of the player's session."""
+    key = f"muster-cards:{force.pk}:{force.revision}"
+    cards = cache.get(key)
+    if cards is None:
+        cards, _ = order_of_battle_cards(force)
+        cards.sort(key=lambda card: not card.is_character)  # stable: names stay in order
+        cache.set(key, cards, FRAGMENT_SECONDS)
+    return cards
 
 
 def _card_pending_links(cards: list[CardRow]) -> dict[int, PendingLink]:

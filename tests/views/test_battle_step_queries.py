@@ -164,3 +164,16 @@ def test_it_musters_an_army_again_in_the_same_queries_whatever_its_size(client):
 
     assert small == big
     assert big <= MUSTER_BUDGET
+
+
+def test_it_shows_a_change_to_the_order_of_battle_on_the_muster_form_at_once(client):
+    table = set_table(muster=False)
+    client.force_login(table.owner)
+    url = reverse("army_muster", args=[table.mine.pk])
+    assert "Late Arrivals" not in client.get(url).content.decode()  # the list is cached
+
+    late = make_unit(table.force, name="Late Arrivals", points=40)
+    page = client.get(url).content.decode()
+    assert f'value="{late.pk}"' in page and "Late Arrivals" in page
+    services.correct_unit(actor=table.owner, unit=late, reason="Bigger squad", points=55)
+    assert "55 pts" in client.get(url).content.decode()
