@@ -2,6 +2,7 @@
 own, from only the columns shown, and a history count that moves with every change."""
 
 import pytest
+from django.contrib import admin
 from django.contrib.admin.templatetags.admin_list import items_for_result
 from django.core.cache import cache
 from django.urls import reverse
@@ -100,3 +101,16 @@ def test_it_counts_the_history_again_after_a_change(organiser, organiser_client,
 
     assert after == before + 1
     assert searched == 0
+
+
+def test_every_campaign_list_writes_its_rows_as_django_would(organiser_client, league):
+    names = sorted(
+        model._meta.model_name
+        for model in admin.site._registry
+        if model._meta.app_label == "campaign"
+    )
+    for name in names:
+        response = organiser_client.get(reverse(f"admin:campaign_{name}_changelist"))
+        assert response.status_code == 200, name
+        ours, djangos = rows_of(response)
+        assert ours == djangos, name
