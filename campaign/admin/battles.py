@@ -150,6 +150,19 @@ class BattleAdmin(ObjectToolMixin, ReadOnlyAdmin):
             .prefetch_related(Prefetch("participants", queryset=participants))
         )
 
+    def page_rows(self, queryset: QuerySet) -> QuerySet:
+        """Only the columns the list shows, and of each side only its force's name."""
+        sides = (
+            BattleParticipant.objects.select_related("force")
+            .only("battle_id", "force__name")
+            .order_by("pk")
+        )
+        return (
+            queryset.prefetch_related(None)
+            .only("date", "battle_size", "mission", "campaign__name", "status")
+            .prefetch_related(Prefetch("participants", queryset=sides))
+        )
+
     def has_void_permission(self, request: HttpRequest, obj: Battle | None = None) -> bool:
         return can_organise(request) and self.in_scope(request, obj)
 

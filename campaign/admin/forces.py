@@ -11,7 +11,15 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from campaign import rules, services
-from campaign.models import CARD_FIELDS, BattleHonour, BattleScar, CrusadeForce, Provenance, Unit
+from campaign.models import (
+    CARD_FIELDS,
+    BattleHonour,
+    BattleScar,
+    CrusadeForce,
+    Provenance,
+    Unit,
+)
+from campaign.models import KEYWORD_FIELDS as CARD_KEYWORDS
 
 from .alliances import with_alliance
 from .base import (
@@ -348,6 +356,20 @@ REMOVE_UNIT = ReasonStep(
 ).of(services.remove_unit, "unit")
 
 
+UNIT_ROW_FIELDS = (
+    "name",
+    "force__name",
+    "force__player__username",
+    "datasheet",
+    "points",
+    "xp",
+    "status",
+    *(field for _, field in CARD_KEYWORDS),
+)
+"""What a row of the units' list reads: its columns, and the keywords its XP shown
+depends on (`Unit.no_xp`)."""
+
+
 @admin.register(Unit)
 class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
     form = UnitChangeForm
@@ -362,9 +384,10 @@ class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
         "points",
         "xp_column",
         "rank_column",
-        "crusade_points_column",
         "status",
     ]
+    """The Crusade points are on each card's page: derived from its honours, scars and
+    upgrades, three more reads a page for a column organisers don't look rows up by."""
     list_select_related = ["force", "force__player"]
     list_filter = [
         "status",
@@ -418,6 +441,11 @@ class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).with_card_details()
+
+    def page_rows(self, queryset: QuerySet) -> QuerySet:
+        """Only the columns the list shows (a card has some forty), and none of the
+        card's prefetches (`with_card_details`), which its page reads."""
+        return queryset.prefetch_related(None).only(*UNIT_ROW_FIELDS)
 
     def has_change_permission(self, request: HttpRequest, obj: Unit | None = None) -> bool:
         # A removed card stays readable but never changes again.

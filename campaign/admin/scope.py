@@ -167,6 +167,16 @@ class OrganiserChangeList(ChangeList):
             address = self._change_address = super().url_for_result(some)
         return address.replace(str(SOME_PK), str(pk))
 
+    def get_results(self, request: HttpRequest) -> None:
+        """The page's rows read as the admin's `page_rows` says (only the columns shown),
+        while the list's queryset, which actions run on, stays whole."""
+        whole = self.queryset
+        self.queryset = self.model_admin.page_rows(whole)
+        try:
+            super().get_results(request)
+        finally:
+            self.queryset = whole
+
 
 class OrganiserScope:
     """Permissions and querysets of an admin whose rows belong to a campaign."""
@@ -178,10 +188,14 @@ class OrganiserScope:
     show_full_result_count = False
     """A filtered list says how many rows it found, not also how many there are in all:
     a second count over a league's thousands of rows for every look."""
-    list_per_page = 50
-    """Fifty rows a page (Django's default is a hundred): a league's lists run to thousands
-    of rows, which search and filters find; a page of fifty loads in half the time and is
-    easier to scan on a phone."""
+    list_per_page = 25
+    """25 rows a page (Django's default is a hundred): a league's lists run to thousands
+    of rows, which search and filters find; a page of 25 loads in a quarter of the time
+    and is easier to scan on a phone."""
+
+    def page_rows(self, queryset: QuerySet) -> QuerySet:
+        """The rows of a changelist's page: by default, the list's own queryset."""
+        return queryset
 
     def action_checkbox(self, obj: Model) -> str:
         """Django's checkbox of a row, written out here: through the widget's templates it

@@ -1,0 +1,116 @@
+"""The organisers' lists built in Python (`campaign.admin.rows`): the same rows as Django's
+own, from only the columns shown, and a history count that moves with every change."""
+
+import pytest
+from django.contrib import admin
+from django.contrib.admin.templatetags.admin_list import items_for_result
+from django.core.cache import cache
+from django.urls import reverse
+
+from campaign import services
+from campaign.admin.rows import lean_rows
+from campaign.models import Unit
+from tests.admin.helpers import recorded_battle
+from tests.factories import make_character, make_force, make_unit
+
+pytestmark = pytest.mark.django_db
+
+LISTS = ["unit", "battle", "historyentry", "crusadeforce"]
+
+
+@pytest.fixture
+def league(organiser, campaign):
+    """Two forces, a battle between them, a character and a unit with no XP."""
+    battle, ours, theirs = recorded_battle(actor=organiser, campaign=campaign)
+    make_character(ours)
+    make_unit(theirs, is_fortification=True)
+    return battle
+
+
+def rows_of(response) -> tuple[list[str], list[str]]:
+    """The page's rows as `lean_rows` wrote them, and as Django writes them."""
+    changelist = response.context["cl"]
+    ours = [str(row[0]) for row in lean_rows(changelist)]
+    djangos = ["".join(items_for_result(changelist, obj, None)) for obj in changelist.result_list]
+    return ours, djangos
+
+
+@pytest.mark.parametrize("model", LISTS)
+def test_it_writes_each_row_as_django_would(organiser_client, league, model):
+    response = organiser_client.get(reverse(f"admin:campaign_{model}_changelist"))
+
+    ours, djangos = rows_of(response)
+
+    assert ours and ours == djangos
+    assert all(row in response.content.decode() for row in ours)
+
+
+@pytest.mark.parametrize("model", LISTS)
+def test_it_keeps_the_filters_in_each_row_link(organiser_client, league, campaign, model):
+    url = reverse(f"admin:campaign_{model}_changelist")
+    response = organiser_client.get(url, {"campaign": campaign.pk, "o": "1"})
+
+    ours, djangos = rows_of(response)
+
+    assert ours == djangos
+    assert "_changelist_filters=" in ours[0]
+
+
+def test_it_shows_a_card_with_no_xp_and_a_removed_card_as_their_pages_do(
+    organiser, organiser_client, league
+):
+    removed = Unit.objects.exclude(is_fortification=True).first()
+    services.remove_unit(actor=organiser, unit=removed, reason="Lost in the warp")
+    response = organiser_client.get(reverse("admin:campaign_unit_changelist"))
+
+    ours, djangos = rows_of(response)
+    page = response.content.decode()
+
+    assert ours == djangos
+    assert '<td class="field-xp_column">N/A</td>' in page
+    assert "Removed" in "".join(row for row in ours if f'value="{removed.pk}"' in row)
+
+
+def test_it_removes_ticked_cards_though_the_page_reads_only_its_columns(organiser_client, league):
+    unit = Unit.objects.filter(status=Unit.Status.ACTIVE).first()
+    url = reverse("admin:campaign_unit_changelist")
+
+    organiser_client.post(
+        url,
+        {
+            "action": "remove_from_order_of_battle",
+            "_selected_action": [unit.pk],
+            "apply": "yes",
+            "reason": "Retired",
+        },
+    )
+
+    unit.refresh_from_db()
+    assert unit.status != Unit.Status.ACTIVE
+
+
+def test_it_counts_the_history_again_after_a_change(organiser, organiser_client, league):
+    cache.clear()
+    url = reverse("admin:campaign_historyentry_changelist")
+    force = make_force(campaign=league.campaign)
+    before = organiser_client.get(url).context["cl"].result_count
+
+    services.update_force_details(actor=force.player, force=force, goals="Hold the line")
+    after = organiser_client.get(url).context["cl"].result_count
+    searched = organiser_client.get(url, {"q": "zzz-nothing"}).context["cl"].result_count
+
+    assert after == before + 1
+    assert searched == 0
+
+
+def test_every_campaign_list_writes_its_rows_as_django_would(organiser_client, league):
+    names = sorted(
+        model._meta.model_name
+        for model in admin.site._registry
+        if model._meta.app_label == "campaign"
+    )
+    for name in names:
+        response = organiser_client.get(reverse(f"admin:campaign_{name}_changelist"))
+        assert response.status_code == 200, name
+        ours, djangos = rows_of(response)
+        assert ours == djangos, name
