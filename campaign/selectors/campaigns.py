@@ -121,28 +121,35 @@ class CampaignOverview:
         ]
 
     @cached_property
+    def _standings_shown(self) -> Page:
+        """This page of the standings as the bare values its table shows."""
+        columns = (
+            "pk",
+            "name",
+            "faction",
+            "player__username",
+            "battle_tally",
+            "victories",
+            "crusade_points",
+            "campaign_points",
+            "supply_used",
+            "supply_limit",
+            "alliance__name",
+            "alliance__colour",
+        )
+        forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER).values_list(*columns)
+        shown = paginate(forces, self.standings_page_number, per_page=STANDINGS_PER_PAGE)
+        shown.object_list = list(shown.object_list)  # read once, for the table and the chart
+        return shown
+
+    @property
     def standings_key(self) -> str:
-        """What the standings table is cached under, inside the page's fragment: what it
-        shows of this page of forces (read for the table anyway), so a change to a force
-        that none of its columns show (its goals, a card's notes) leaves it be, and one
-        that does (a name, a win, points, supply) shows at once."""
-        shown = self.standings_page
-        rows = [
-            (
-                force.pk,
-                force.name,
-                force.faction,
-                force.player.username,
-                force.battle_tally,
-                force.victories,
-                force.crusade_points,
-                force.campaign_points,
-                force.supply_used,
-                force.supply_limit,
-                force.alliance and (force.alliance.name, force.alliance.colour),
-            )
-            for force in shown.object_list
-        ]
+        """What the standings table is cached under, inside the page's fragment: the
+        values it shows of this page of forces, read bare, so a change to a force that
+        none of its columns show (its goals, a card's notes) leaves it be, and one that
+        does (a name, a win, points, supply, an alliance) shows at once."""
+        shown = self._standings_shown
+        rows = shown.object_list
         return _digest(shown.number, shown.paginator.num_pages, self.my_force_ids, rows)
 
     @cached_property
@@ -157,7 +164,12 @@ class CampaignOverview:
         names, and the version of the campaign's results. It shows only their names and
         the completed battles they won, so a change to a force that is no result (its
         goals, a card) leaves it be (`selectors.versions.results_version`)."""
-        leaders = [(s.force.pk, s.force.name) for s in self._leaders]
+        shown = self._standings_shown
+        if shown.number == 1:
+            leaders = [row[:2] for row in shown.object_list[: charts.MOST_LINES]]
+        else:
+            forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER)
+            leaders = list(forces.values_list("pk", "name")[: charts.MOST_LINES])
         return _digest(results_version(self.campaign), leaders)
 
     @property
@@ -182,6 +194,15 @@ class CampaignOverview:
             .filter(Q(role=Membership.Role.ORGANISER) | ~Exists(forces))
             .order_by("role", "user__username")
         )
+
+    @property
+    def members_version(self) -> str:
+        """What the members are cached under: the campaign's revision (every member who
+        joins, and every change of role, writes a history row that names the campaign
+        and no force) and how many forces it has (a force is never deleted nor given to
+        another player, so the members without one change only when a force is raised,
+        which adds one). The count is the standings' own."""
+        return f"{self.campaign.revision}-{self._standings_shown.paginator.count}"
 
     @cached_property
     def member_count(self) -> int:

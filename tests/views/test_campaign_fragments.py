@@ -147,3 +147,17 @@ def test_a_new_alliance_shows_at_once(client, league):
     services.define_alliance(actor=organiser, campaign=campaign, name="Wanderers", colour="#2f6b3a")
 
     assert "Wanderers" in alliances(look(client, campaign, forces[0].player))
+
+
+def test_a_member_who_joins_or_raises_a_force_shows_in_the_members_at_once(client, league):
+    campaign, _, forces = league
+    members = lambda page: page.split('id="members-heading"')[1].split("</section>")[0]  # noqa: E731
+    look(client, campaign, forces[0].player)
+    newcomer = make_user("newcomer")
+
+    services.join_campaign(actor=newcomer, user=newcomer, campaign=campaign)
+    joined = members(look(client, campaign, forces[0].player))
+    make_force(campaign=campaign, player=newcomer, name="Death Korps")
+    raised = members(look(client, campaign, forces[0].player))
+
+    assert "newcomer" in joined and "newcomer" not in raised
