@@ -109,7 +109,10 @@ class CampaignOverview:
 
     @cached_property
     def standings_page(self) -> Page:
-        return paginate(self._forces, self.standings_page_number, per_page=STANDINGS_PER_PAGE)
+        count = self._standings_shown.paginator.count
+        return paginate(
+            self._forces, self.standings_page_number, per_page=STANDINGS_PER_PAGE, count=count
+        )
 
     @cached_property
     def standings(self) -> list[Standing]:
@@ -218,7 +221,12 @@ class CampaignOverview:
         battles = self._battles_listed().prefetch_related(
             Prefetch("participants", queryset=side_lines(sides_shown()))
         )
-        return paginate(battles, self.page, per_page=self.per_page)
+        return paginate(battles, self.page, per_page=self.per_page, count=self._battle_count)
+
+    @cached_property
+    def _battle_count(self) -> int:
+        """How many battles the list has, for its key and its rows alike."""
+        return self._battles_listed().count()
 
     @cached_property
     def battles_key(self) -> str:
@@ -228,7 +236,10 @@ class CampaignOverview:
         a change to a force that the list doesn't show leaves it be)."""
         fields = ("pk", "date", "battle_size", "mission", "status")
         shown = paginate(
-            self._battles_listed().values_list(*fields), self.page, per_page=self.per_page
+            self._battles_listed().values_list(*fields),
+            self.page,
+            per_page=self.per_page,
+            count=self._battle_count,
         )
         rows = list(shown.object_list)
         sides = list(
