@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -16,7 +17,13 @@ from .chronicle import latest_entries
 from .paging import paginate
 from .phases import phase_overview
 from .territories import campaign_map
-from .versions import campaign_version, campaigns_with_versions, map_version, map_versions
+from .versions import (
+    campaign_version,
+    campaigns_with_versions,
+    map_version,
+    map_versions,
+    results_version,
+)
 
 BATTLES_PER_PAGE = 10
 STANDINGS_PER_PAGE = 20
@@ -102,7 +109,10 @@ class CampaignOverview:
 
     @cached_property
     def standings_page(self) -> Page:
-        return paginate(self._forces, self.standings_page_number, per_page=STANDINGS_PER_PAGE)
+        count = self._standings_shown.paginator.count
+        return paginate(
+            self._forces, self.standings_page_number, per_page=STANDINGS_PER_PAGE, count=count
+        )
 
     @cached_property
     def standings(self) -> list[Standing]:
@@ -114,6 +124,38 @@ class CampaignOverview:
         ]
 
     @cached_property
+    def _standings_shown(self) -> Page:
+        """This page of the standings as the bare values its table shows."""
+        columns = (
+            "pk",
+            "name",
+            "faction",
+            "player__username",
+            "battle_tally",
+            "victories",
+            "crusade_points",
+            "campaign_points",
+            "supply_used",
+            "supply_limit",
+            "alliance__name",
+            "alliance__colour",
+        )
+        forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER).values_list(*columns)
+        shown = paginate(forces, self.standings_page_number, per_page=STANDINGS_PER_PAGE)
+        shown.object_list = list(shown.object_list)  # read once, for the table and the chart
+        return shown
+
+    @property
+    def standings_key(self) -> str:
+        """What the standings table is cached under, inside the page's fragment: the
+        values it shows of this page of forces, read bare, so a change to a force that
+        none of its columns show (its goals, a card's notes) leaves it be, and one that
+        does (a name, a win, points, supply, an alliance) shows at once."""
+        shown = self._standings_shown
+        rows = shown.object_list
+        return _digest(shown.number, shown.paginator.num_pages, self.my_force_ids, rows)
+
+    @cached_property
     def _leaders(self) -> list[Standing]:
         if self.standings_page.number == 1:
             return self.standings[: charts.MOST_LINES]
@@ -121,10 +163,24 @@ class CampaignOverview:
 
     @property
     def chart_version(self) -> str:
-        """What the chart is cached under: the forces it draws, in order, each with its
-        revision. It shows only their names and the battles they won, and every change to
-        those moves the force's revision, so a change to another force leaves it be."""
-        return ",".join(f"{s.force.pk}.{s.force.revision}" for s in self._leaders)
+        """What the chart is cached under: the forces it draws, in order, with their
+        names, and the version of the campaign's results. It shows only their names and
+        the completed battles they won, so a change to a force that is no result (its
+        goals, a card) leaves it be (`selectors.versions.results_version`)."""
+        shown = self._standings_shown
+        if shown.number == 1:
+            leaders = [row[:2] for row in shown.object_list[: charts.MOST_LINES]]
+        else:
+            forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER)
+            leaders = list(forces.values_list("pk", "name")[: charts.MOST_LINES])
+        return _digest(results_version(self.campaign), leaders)
+
+    @property
+    def phases_version(self) -> str:
+        """What the phases and the alliances' standings are cached under, when no phase's
+        standings of forces are asked for (``?phase=``): the campaign's own rows (its
+        phases, alliances and current phase) and its results."""
+        return f"{self.campaign.revision}-{results_version(self.campaign)}"
 
     @cached_property
     def standings_history(self) -> StandingsHistory | None:
@@ -142,20 +198,57 @@ class CampaignOverview:
             .order_by("role", "user__username")
         )
 
+    @property
+    def members_version(self) -> str:
+        """What the members are cached under: the campaign's revision (every member who
+        joins, and every change of role, writes a history row that names the campaign
+        and no force) and how many forces it has (a force is never deleted nor given to
+        another player, so the members without one change only when a force is raised,
+        which adds one). The count is the standings' own."""
+        return f"{self.campaign.revision}-{self._standings_shown.paginator.count}"
+
     @cached_property
     def member_count(self) -> int:
         return self.campaign.memberships.count()
 
+    def _battles_listed(self) -> QuerySet[Battle]:
+        return self.campaign.battles.exclude(
+            status__in=[Battle.Status.VOIDED, Battle.Status.CANCELLED]
+        ).order_by("-date", "-pk")
+
     @cached_property
     def battles(self) -> Page:
-        battles = (
-            self.campaign.battles.exclude(
-                status__in=[Battle.Status.VOIDED, Battle.Status.CANCELLED]
-            )
-            .prefetch_related(Prefetch("participants", queryset=side_lines(sides_shown())))
-            .order_by("-date", "-pk")
+        battles = self._battles_listed().prefetch_related(
+            Prefetch("participants", queryset=side_lines(sides_shown()))
         )
-        return paginate(battles, self.page, per_page=self.per_page)
+        return paginate(battles, self.page, per_page=self.per_page, count=self._battle_count)
+
+    @cached_property
+    def _battle_count(self) -> int:
+        """How many battles the list has, for its key and its rows alike."""
+        return self._battles_listed().count()
+
+    @cached_property
+    def battles_key(self) -> str:
+        """What the list of battles is cached under, inside its fragment: the columns it
+        shows of this page of battles and of their sides, read as bare values (a battle
+        completed, voided or started, a side's result, a force renamed all show at once;
+        a change to a force that the list doesn't show leaves it be)."""
+        fields = ("pk", "date", "battle_size", "mission", "status")
+        shown = paginate(
+            self._battles_listed().values_list(*fields),
+            self.page,
+            per_page=self.per_page,
+            count=self._battle_count,
+        )
+        rows = list(shown.object_list)
+        sides = list(
+            sides_shown()
+            .filter(battle_id__in=[row[0] for row in rows])
+            .order_by("battle", "pk")
+            .values_list("battle_id", "force__name", "result")
+        )
+        return _digest(shown.number, shown.paginator.num_pages, rows, sides)
 
     @property
     def recent_battles(self) -> list[Battle]:
@@ -165,6 +258,11 @@ class CampaignOverview:
     def my_force_ids(self) -> list[int]:
         """What the cached page shows differently for this user (their forces marked)."""
         return [force.pk for force in self.my_forces]
+
+
+def _digest(*shown) -> str:
+    """A short name for what a fragment shows (its own values, so never another state)."""
+    return hashlib.sha256(repr(shown).encode()).hexdigest()[:32]
 
 
 def campaign_page_campaigns() -> QuerySet[Campaign]:

@@ -33,6 +33,14 @@ a new battle has a higher number than any before it, a void is never undone, and
 the map shows of a battle (its size, date and territory) is set when it starts, so the
 pair moves with every change to the set. Both come in the campaign's query, by the
 index on the battles' campaign (`map_versions`).
+
+**The results' version** names what the campaign's completed battles scored: the wins
+chart and the alliances' standings show only that (and the names of what they count). It
+is how many of the campaign's battles were completed and how many voided, with the
+newest battle's number: a side's result and points are set when its battle completes and
+never changed after (a void moves the battle out of the completed ones, and is never
+undone), so with the voids fixed the completed ones only grow, and the three numbers
+move with every change to the results. They come in the same query (`map_versions`).
 """
 
 from __future__ import annotations
@@ -77,17 +85,26 @@ def campaign_version(campaign: Campaign) -> str:
 
 
 def map_versions(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
-    """Campaigns with ``newest_battle`` (its number, 0 without any) and ``voided_battles``
-    (how many of their battles were voided), in the campaigns' own query."""
+    """Campaigns with ``newest_battle`` (its number, 0 without any), ``voided_battles``
+    and ``completed_battles`` (how many of their battles were voided, and completed), in
+    the campaigns' own query."""
     battles = Battle.objects.filter(campaign=OuterRef("pk")).order_by().values("campaign")
     voided = battles.filter(status=Battle.Status.VOIDED)
+    completed = battles.filter(status=Battle.Status.COMPLETED)
     zero = Value(0)
     return campaigns.annotate(
         newest_battle=Coalesce(Subquery(battles.annotate(top=Max("pk")).values("top")), zero),
         voided_battles=Coalesce(Subquery(voided.annotate(n=Count("pk")).values("n")), zero),
+        completed_battles=Coalesce(Subquery(completed.annotate(n=Count("pk")).values("n")), zero),
     )
 
 
 def map_version(campaign: Campaign) -> str:
     """The version of the campaign's map (``campaign`` comes from `map_versions`)."""
     return f"{campaign.revision}-{campaign.newest_battle}-{campaign.voided_battles}"
+
+
+def results_version(campaign: Campaign) -> str:
+    """The version of what the campaign's completed battles scored (``campaign`` comes
+    from `map_versions`)."""
+    return f"{campaign.newest_battle}-{campaign.completed_battles}-{campaign.voided_battles}"

@@ -1,0 +1,163 @@
+"""The campaign page's lists each cached under what they show: the standings table and
+the list of battles under their own rows' values, the phases and alliances and the wins
+chart under the campaign's results (`selectors.versions.results_version`). A change to a
+force that none of them shows builds none of them again; one that shows, shows at once."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign import services
+from campaign.models import Alliance, Battle
+from tests.factories import (
+    make_campaign,
+    make_character,
+    make_force,
+    make_recorded_battle,
+    make_user,
+)
+
+pytestmark = pytest.mark.django_db
+
+BUILT = {
+    "the alliances' totals": "COUNT(DISTINCT",
+    "the wins chart": '"battle__date"',
+    "the list of battles": '"campaign_battle"."created_by_id"',
+    "the phases": 'FROM "campaign_phase" WHERE',
+    "the alliances": 'FROM "campaign_alliance"',
+}
+
+
+@pytest.fixture
+def league():
+    """Two alliances of two forces each, a phase begun, and a battle fought in it."""
+    organiser = make_user(is_staff=True)
+    campaign = make_campaign(organiser=organiser, name="Vigilus")
+    services.define_phase(
+        actor=organiser, campaign=campaign, name="The Landing", battle_size="Incursion"
+    )
+    services.define_phase(
+        actor=organiser, campaign=campaign, name="The Siege", battle_size="Incursion"
+    )
+    sides = [
+        Alliance.objects.create(campaign=campaign, name=name, colour=colour)
+        for name, colour in (("Wardens", "#1f5f99"), ("Raiders", "#7a1f1f"))
+    ]
+    forces = []
+    for n, name in enumerate(("Krieg 83rd", "Steel Legion", "Night Lords", "Red Corsairs")):
+        force = make_force(campaign=campaign, name=name)
+        make_character(force)
+        force.alliance = sides[n % 2]
+        force.save(update_fields=["alliance"])
+        forces.append(force)
+    services.advance_phase(actor=organiser, campaign=campaign)
+    campaign.refresh_from_db()
+    make_recorded_battle(forces[0], forces[1], campaign=campaign)
+    return campaign, organiser, forces
+
+
+def look(client, campaign, player) -> str:
+    client.force_login(player)
+    return client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+
+
+def standings(page: str) -> str:
+    return page.split('id="standings-heading"')[1].split("</table>")[0]
+
+
+def battles(page: str) -> str:
+    return page.split('id="battles-heading"')[1].split("</section>")[0]
+
+
+def alliances(page: str) -> str:
+    return page.split('id="alliance-standings-heading"')[1].split("</table>")[0]
+
+
+def test_a_change_to_a_force_that_no_list_shows_builds_none_of_them_again(client, league):
+    campaign, _, forces = league
+    look(client, campaign, forces[0].player)
+    services.update_force_details(actor=forces[0].player, force=forces[0], goals="Hold")
+
+    with CaptureQueriesContext(connection) as queries:
+        page = look(client, campaign, forces[0].player)
+
+    sql = [query["sql"] for query in queries.captured_queries]
+    assert [name for name, mark in BUILT.items() if any(mark in s for s in sql)] == []
+    assert "Krieg 83rd" in standings(page) and "Krieg 83rd" in battles(page)
+    assert "Wardens" in alliances(page)
+
+
+def test_a_renamed_force_shows_at_once_in_the_standings_the_battles_and_the_chart(client, league):
+    campaign, _, forces = league
+    look(client, campaign, forces[0].player)
+
+    services.update_force_details(actor=forces[0].player, force=forces[0], name="Krieg 84th")
+    page = look(client, campaign, forces[0].player)
+
+    assert "Krieg 84th" in standings(page) and "Krieg 83rd" not in standings(page)
+    assert "Krieg 84th" in battles(page) and "Krieg 83rd" not in battles(page)
+    chart = page.split('id="standings-heading"')[1].split('id="battles-heading"')[0]
+    assert "Krieg 83rd" not in chart
+
+
+def test_a_completed_battle_shows_at_once_in_every_list(client, league):
+    campaign, _, forces = league
+    before = look(client, campaign, forces[2].player)
+    assert "Night Lords" not in battles(before)
+
+    make_recorded_battle(forces[2], forces[3], campaign=campaign)
+    page = look(client, campaign, forces[2].player)
+
+    assert "Night Lords" in battles(page) and "Red Corsairs" in battles(page)
+    row = standings(page).split("Night Lords")[1].split("</tr>")[0]
+    assert 'data-label="Battles">1<' in row and 'data-label="Wins">1<' in row
+    assert alliances(page) != alliances(before)
+
+
+def test_a_voided_battle_leaves_every_list_at_once(client, league):
+    campaign, organiser, forces = league
+    battle = make_recorded_battle(forces[2], forces[3], campaign=campaign)
+    before = look(client, campaign, forces[2].player)
+    assert "Night Lords" in battles(before)
+
+    services.void_battle(actor=organiser, battle=battle, reason="Wrong table")
+    page = look(client, campaign, forces[2].player)
+
+    assert Battle.objects.get(pk=battle.pk).status == Battle.Status.VOIDED
+    assert "Night Lords" not in battles(page)
+    assert alliances(page) != alliances(before)
+
+
+def test_the_next_phase_shows_at_once(client, league):
+    campaign, organiser, forces = league
+    assert "Now: phase 1, The Landing" in look(client, campaign, forces[0].player)
+
+    services.advance_phase(actor=organiser, campaign=campaign)
+
+    assert "Now: phase 2, The Siege" in look(client, campaign, forces[0].player)
+
+
+def test_a_new_alliance_shows_at_once(client, league):
+    campaign, organiser, forces = league
+    look(client, campaign, forces[0].player)
+
+    services.define_alliance(actor=organiser, campaign=campaign, name="Wanderers", colour="#2f6b3a")
+
+    assert "Wanderers" in alliances(look(client, campaign, forces[0].player))
+
+
+def test_a_member_who_joins_or_raises_a_force_shows_in_the_members_at_once(client, league):
+    campaign, _, forces = league
+    members = lambda page: page.split('id="members-heading"')[1].split("</section>")[0]  # noqa: E731
+    look(client, campaign, forces[0].player)
+    newcomer = make_user("newcomer")
+
+    services.join_campaign(actor=newcomer, user=newcomer, campaign=campaign)
+    joined = members(look(client, campaign, forces[0].player))
+    make_force(campaign=campaign, player=newcomer, name="Death Korps")
+    raised = members(look(client, campaign, forces[0].player))
+
+    assert "newcomer" in joined and "newcomer" not in raised
