@@ -64,9 +64,11 @@ EVERY_ROW = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def bench(tmp_path_factory) -> tuple[str, dict]:
-    """One run of `manage.py bench --scale small`, shared by the tests below."""
+    """One run of `manage.py bench --scale small`, shared by the tests below. Session-wide:
+    pytest-django runs the database test below apart from the others, and a module-wide
+    fixture would be made again for it (a second minute-long run)."""
     results = tmp_path_factory.mktemp("bench") / "bench.json"
     finished = subprocess.run(
         [
