@@ -7,12 +7,16 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests import live_server
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Playwright
 
 # Playwright's sync API runs an event loop in this thread; Django would otherwise refuse
 # database access from the test body (SynchronousOnlyOperation).
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+live_server.install()
 
 # Fixtures that open the test database. A test with none of them and no django_db mark
 # cannot touch the database (pytest-django refuses it), so it gives the same result on

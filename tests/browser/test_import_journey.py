@@ -76,10 +76,19 @@ def test_it_keeps_the_bullet_of_an_import_refusal_inside_its_red_box(page: Page,
     page.get_by_role("button", name="Read the list").click()
     for index in (5, 6):
         page.locator(f'[name="unit-{index}-enhancement_points"]').fill("15")
-    page.get_by_role("button", name="Create the force").click()
+    # Leaving the field sends it to the live summary, which refuses at once. Waiting for that
+    # answer before confirming keeps the two requests apart: the test server shares one
+    # in-memory database connection between its threads, so they must not overlap.
+    page.locator('[name="unit-6-enhancement_points"]').press("Tab")
+    expect(page.locator("#import-summary ul.import__refusals")).to_contain_text(
+        "none of it is used yet"
+    )
+    with page.expect_navigation():
+        page.get_by_role("button", name="Create the force").click()
 
     box = page.locator("ul.import__refusals")
     expect(box).to_contain_text("none of it is used yet")
+    assert not CrusadeForce.objects.filter(player=player).exists()  # refused: nothing written
     item = box.locator("li").first
     room = item.evaluate(
         "li => li.getBoundingClientRect().left - li.parentElement.getBoundingClientRect().left"
