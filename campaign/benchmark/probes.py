@@ -1,9 +1,10 @@
 """The pages players open, warm and at the first look after a real write.
 
-A warm probe fetches the page as most looks find it. A first-look probe makes, untimed,
-a small real change through a service (the force's goals edited, a card's notes) to the
-force or campaign the page shows, so the page's cached parts are out of date, and times
-the next request: what the first player to look after a change waits for.
+A warm probe fetches the page as most looks find it: nothing changed since the look
+before, which it makes untimed. A first-look probe makes, untimed, a small real change
+through a service (the force's goals edited, a card's notes) to the force or campaign the
+page shows, so the page's cached parts are out of date, and times the next request: what
+the first player to look after a change waits for.
 """
 
 from __future__ import annotations
@@ -57,7 +58,15 @@ def touch_unit(unit) -> None:
 
 
 def page_probe(key: str, database: BenchDatabase, client: Client, url: str) -> Probe:
-    return Probe(key, database, lambda: (url, lambda: client.get(url)))
+    """The page warm: fetched once untimed, so the timed look finds it as the last look
+    left it, whatever the probes before it in the round (a first look's write, a battle
+    step) changed."""
+
+    def prepare() -> tuple[str, Callable[[], HttpResponse]]:
+        client.get(url)
+        return url, lambda: client.get(url)
+
+    return Probe(key, database, prepare)
 
 
 def warm_and_first(
@@ -178,9 +187,11 @@ def muster_form_probes(subjects: Subjects, database: BenchDatabase, clients: Cli
 
         def prepare(force=force, client=client, first=False):
             side = open_to_muster(subjects.campaign, force)
+            url = reverse("army_muster", args=[side.pk])
             if first:
                 touch_force(force)
-            url = reverse("army_muster", args=[side.pk])
+            else:
+                client.get(url)  # warm: as the last look left it
             return url, lambda: client.get(url)
 
         probes.append(Probe(key, database, prepare))

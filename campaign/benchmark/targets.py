@@ -85,11 +85,15 @@ def judge(
     """The results table: each measurement against its target."""
     login = timings["admin_login"]
 
-    def row(key: str, page: str, target: str, met: bool | None, **extra) -> Row:
-        timing = timings[key]
+    def row(key: str, page: str, target: str, met: bool | None, **extra) -> Row | None:
+        timing = timings.get(key)
+        if timing is None:  # left out of the run (`--only`)
+            return None
         return Row(key, page, timing, timing.ratio_to(login), target, met, **extra)
 
-    def times(key: str, page: str, limit: float, *, kb: float | None = None) -> Row:
+    def times(key: str, page: str, limit: float, *, kb: float | None = None) -> Row | None:
+        if key not in timings:
+            return None
         ratio = timings[key].ratio_to(login)
         target = f"<= {limit:g}x login"
         met = ratio <= limit
@@ -98,13 +102,13 @@ def judge(
             met = met and timings[key].kb <= kb
         return row(key, page, target, met)
 
-    rows = [row("admin_login", "admin login page, the reference", "", None)]
+    rows: list[Row | None] = [row("admin_login", "admin login page, the reference", "", None)]
     for key, page in player_pages(league, counts).items():
         if key in BASELINE_TWINS:
             rows.append(row(f"{key}_baseline", f"{page}, {baseline.battles} battles", "", None))
             page = f"{page}, {league.battles:,} battles"
         rows.append(times(key, page, PLAYER_PAGE_TIMES))
-        if key in BASELINE_TWINS:
+        if key in BASELINE_TWINS and rows[-1] is not None:
             ratio = timings[key].ratio_to(timings[f"{key}_baseline"])
             rows[-1] = Row(**{**rows[-1].__dict__, "ratio_to_baseline": ratio})
         limit = FIRST_LOOK_TIMES_EXCEPTIONS.get(key, FIRST_LOOK_TIMES)
@@ -122,8 +126,8 @@ def judge(
         ("record_side", "recording a side", RECORD_SIDE_QUERY_BUDGET),
         ("complete_battle", "completing a battle", COMPLETE_QUERY_BUDGET),
     ):
-        few = timings[f"{step}_{STEP_SIZES[0]}"]
-        for size in STEP_SIZES:
+        few = timings.get(f"{step}_{STEP_SIZES[0]}")
+        for size in STEP_SIZES if few is not None else ():
             key = f"{step}_{size}"
             queries = timings[key].queries
             rows.append(
@@ -141,7 +145,7 @@ def judge(
         ("admin_forces", f"admin forces changelist, {counts['forces']} forces"),
     ):
         rows.append(times(key, page, ADMIN_TIMES))
-    return rows
+    return [r for r in rows if r is not None]
 
 
 def table(rows: list[Row]) -> list[str]:
