@@ -97,7 +97,7 @@ class Command(BaseCommand):
                 )
                 measured = _only(measured, options["only"])
                 self._say(f"timing {len(measured)} pages and steps, {repeat} rounds")
-                timings = stopwatch.Stopwatch(repeat).measure(measured)
+                timings = stopwatch.Stopwatch(repeat).measure(measured, frozen=True)
                 machine = _machine()
         except stopwatch.PageFailed as error:
             raise CommandError(f"bench: {error}") from error
