@@ -107,7 +107,8 @@ from .requisitions import (
     repair_and_recuperate,
     requisition_options,
 )
-from .restore import read_document, restore_force
+from .restore import restore_force
+from .restore_document import read_document
 from .territories import (
     apply_pack_map,
     define_territory,
