@@ -13,7 +13,7 @@ from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
 from campaign.forms import add_service_errors
 from campaign.selectors import LABELS
@@ -62,9 +62,10 @@ def unchanged(request: HttpRequest, watch: Watch) -> HttpResponse | None:
 
 def watched(response: HttpResponse, watch: Watch) -> HttpResponse:
     """A poll's answer, with the ETag of what it shows: the browser keeps none of it
-    without asking again."""
+    without asking again (and an answer to htmx, which may stop its polls, apart)."""
     response["ETag"] = watch.etag
     patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["HX-Request"])
     return response
 
 
