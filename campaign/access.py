@@ -105,8 +105,9 @@ def _with_viewer_role(rows: QuerySet, user, *, campaign: str = "pk") -> QuerySet
     user's role in each (None for none): the row and the access check in one query."""
     if not user.is_authenticated:
         return rows.annotate(viewer_role=Value(None, output_field=CharField()))
-    role = Membership.objects.filter(campaign=OuterRef(campaign), user_id=user.pk).values("role")
-    return rows.annotate(viewer_role=Subquery(role[:1]))
+    members = Membership.objects.filter(campaign=OuterRef(campaign), user_id=user.pk)
+    # One membership at most per user and campaign: nothing to sort (nor to join to sort).
+    return rows.annotate(viewer_role=Subquery(members.order_by().values("role")[:1]))
 
 
 def _sees_campaign(user, campaign_id: int | None) -> bool:
