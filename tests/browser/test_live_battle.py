@@ -11,6 +11,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from campaign import services
+from tests.blessings import blessing_pack, give_honours
 from tests.browser.helpers import log_in, policy_violations
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
@@ -46,9 +47,13 @@ def _players():
     return campaign, alice, bruno, wolves, talons, armies
 
 
-def _mustered_battle():
-    """Alice's Iron Wolves against Bruno's Red Talons: accepted and mustered."""
+def _mustered_battle(*, underdog: bool = False):
+    """Alice's Iron Wolves against Bruno's Red Talons: accepted and mustered (with
+    ``underdog``, Rhal holds 2 honours: the Wolves may pick a Crusade Blessing)."""
     campaign, alice, bruno, wolves, talons, armies = _players()
+    if underdog:
+        blessing_pack(campaign.memberships.get(role="organiser").user, campaign)
+        give_honours(armies[talons][0], 2)
     battle = services.start_battle(
         actor=alice, force=wolves, opponents=[talons], battle_size="Incursion", campaign=campaign
     )
@@ -168,6 +173,28 @@ def test_it_holds_its_polls_back_while_the_tab_is_hidden(live_server, page):
     )
     page.wait_for_timeout(300)
     assert len(polls) > hidden_from, "shown again, it asks at once"
+
+
+def test_it_holds_its_polls_back_while_a_form_on_the_page_is_being_filled_in(live_server, page):
+    base = live_server.url
+    battle = _mustered_battle(underdog=True)
+    log_in(page, base, "alice")
+    page.goto(base + battle.get_absolute_url())
+    polls = _polls(page)
+    page.wait_for_timeout(1_200)
+    assert polls
+
+    page.get_by_role("checkbox", name="Second Wind").check()
+    page.wait_for_timeout(300)
+    filling_in = len(polls)
+    page.wait_for_timeout(1_500)
+    assert len(polls) == filling_in, "nothing is replaced under the player's fingers"
+
+    page.get_by_role("button", name="Take these Blessings").click()
+    expect(page.locator("#blessings-panel")).to_contain_text("Iron Wolves picked")
+    page.wait_for_timeout(1_500)
+    assert len(polls) > filling_in, "sent, the page asks again"
+    expect(page.locator("#blessings-panel")).to_contain_text("Iron Wolves picked")
 
 
 def test_it_shows_a_new_invitation_on_the_dashboard_without_a_reload(live_server, page, browser):
