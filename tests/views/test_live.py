@@ -197,6 +197,8 @@ def test_the_dashboard_poll_is_answered_304_after_one_query_while_nothing_waits_
     page = client.get(reverse("dashboard"))
     etag = _page_etag(page)
     assert "is invited by" in page.content.decode()
+    assert "<title>Dashboard · Crusade Tracker</title>" in page.content.decode()
+    assert page.content.decode().count("js/live.js") == 1
 
     with django_assert_num_queries(ONE_QUERY):
         response = client.get(_waiting(), HTTP_IF_NONE_MATCH=etag, **HTMX)
