@@ -21,7 +21,16 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
-from django.db.models import CharField, Model, OuterRef, QuerySet, Subquery, Value
+from django.db.models import (
+    BooleanField,
+    CharField,
+    Exists,
+    Model,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.http import Http404
 
 from campaign.bounds import fits_column
@@ -91,13 +100,14 @@ def _role(user, campaign_id: int | None) -> str | None:
     return _effective_role(user, lambda: members.values_list("role", flat=True).first())
 
 
-def _with_viewer_role(campaigns: QuerySet, user) -> QuerySet:
-    """Campaigns with ``viewer_role``, the user's role in each (None for none): the
-    campaign and the access check in one query."""
+def _with_viewer_role(rows: QuerySet, user, *, campaign: str = "pk") -> QuerySet:
+    """Campaigns (or rows whose ``campaign`` column names one) with ``viewer_role``, the
+    user's role in each (None for none): the row and the access check in one query."""
     if not user.is_authenticated:
-        return campaigns.annotate(viewer_role=Value(None, output_field=CharField()))
-    role = Membership.objects.filter(campaign=OuterRef("pk"), user_id=user.pk).values("role")
-    return campaigns.annotate(viewer_role=Subquery(role[:1]))
+        return rows.annotate(viewer_role=Value(None, output_field=CharField()))
+    members = Membership.objects.filter(campaign=OuterRef(campaign), user_id=user.pk)
+    # One membership at most per user and campaign: nothing to sort (nor to join to sort).
+    return rows.annotate(viewer_role=Subquery(members.order_by().values("role")[:1]))
 
 
 def _sees_campaign(user, campaign_id: int | None) -> bool:
@@ -235,6 +245,24 @@ def get_battle_for_user(
     visible = plays or _sees_campaign(user, battle.campaign_id)
     can_write, refusal = _writer(user, battle, starter=starter, otherwise=(plays, PLAYERS_ONLY))
     return _decide(battle, can_write=can_write, visible=visible, write=write, refusal=refusal)
+
+
+def get_watched_battle_for_user(user, pk: int, *, battles: QuerySet[Battle]) -> Battle:
+    """A battle from ``battles`` for a page that asks every few seconds whether it changed:
+    whoever sees it as `get_battle_for_user` says gets it, anyone else a 404, with the
+    check in the battle's own query (``battles`` annotates what the page asks)."""
+    if user.is_authenticated:
+        mine = BattleParticipant.objects.filter(battle=OuterRef("pk"), force__player_id=user.pk)
+        plays = Exists(mine)
+    else:
+        plays = Value(False, output_field=BooleanField())
+    battle = _fetch(
+        _with_viewer_role(battles, user, campaign="campaign_id").annotate(viewer_plays=plays),
+        pk,
+        "battle",
+    )
+    visible = battle.viewer_plays or _effective_role(user, lambda: battle.viewer_role) is not None
+    return _decide(battle, can_write=False, visible=visible, write=False, refusal="")[0]
 
 
 def get_participant_for_user(

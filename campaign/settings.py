@@ -198,6 +198,11 @@ LOGOUT_REDIRECT_URL = "home"
 # admin, and a superuser makes organisers.
 CRUSADE_SELF_SERVICE_CAMPAIGNS = env_bool("CRUSADE_SELF_SERVICE_CAMPAIGNS", True)
 
+# A battle's page, while it is played, and a player's dashboard ask the server every
+# CRUSADE_LIVE_SECONDS whether anything changed (one query, a 304 while nothing did), so
+# players at one table each see the others' answers and records without reloading.
+CRUSADE_LIVE_SECONDS = float(os.environ.get("CRUSADE_LIVE_SECONDS", "3"))
+
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True

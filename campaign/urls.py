@@ -56,6 +56,7 @@ unit_urls = [
 urlpatterns = [
     path("", pages.home, name="home"),
     path("dashboard/", pages.dashboard, name="dashboard"),
+    path("dashboard/live/", pages.dashboard_live, name="dashboard_live"),
     # Accounts and joining campaigns
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
@@ -106,6 +107,7 @@ urlpatterns = [
     # Battles
     path("battles/new/", battles.battle_create, name="battle_create"),
     path("battles/<int:pk>/", battles.battle_detail, name="battle_detail"),
+    path("battles/<int:pk>/live/", battles.battle_live, name="battle_live"),
     path("battles/<int:pk>/cancel/", battles.battle_cancel, name="battle_cancel"),
     path("armies/<int:pk>/accept/", battles.army_accept, name="army_accept"),
     path("armies/<int:pk>/decline/", battles.army_decline, name="army_decline"),

@@ -41,6 +41,27 @@ newest battle's number: a side's result and points are set when its battle compl
 never changed after (a void moves the battle out of the completed ones, and is never
 undone), so with the voids fixed the completed ones only grow, and the three numbers
 move with every change to the results. They come in the same query (`map_versions`).
+
+**A battle's version** names what its page shows of its sides as they play it: each
+side's answer, army and record, and the battle's status. Every change to a side, or to
+the battle, is a service call that writes a history row naming the force of each side it
+changes (`services.invitations`, `muster`, `battles`, `blessings`, `void`), so the sum
+of the revisions of the battle's forces moves on with each of them, and only grows: a
+battle's sides are all made when it starts. With the status, it names one state of the
+page's sides (a change to one of the forces elsewhere, say a card renamed, moves it on
+too: the page shows the cards' names). It is read in one query by the index on the
+battle's sides (`battles_with_versions`), the access check with it, so a page that asks
+every few seconds whether its battle changed costs one query while nothing did.
+
+**A player's waiting things' version** names the dashboard's *Waiting for you*: the
+battles their forces are in (each side's answer, army and record), their Out of Action
+tests and promotions. It is two sums: the revisions of the player's forces, and those of
+the other forces in the battles theirs are in, not yet over. Every change to what the
+list shows writes a history row naming one of those forces, and every change to which
+battles are in it (an invitation, a battle's end, a withdrawal) names the player's own
+force, so the first sum moves whenever the second one's forces change: with the first
+fixed the second only grows, and the pair never names two states
+(`waiting_versions`, one query).
 """
 
 from __future__ import annotations
@@ -57,7 +78,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from campaign.models import Battle, Campaign, CrusadeForce
+from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce
 
 FRAGMENT_SECONDS = 600
 """How long a cached fragment lives: shorter than a picture's signed address in a bucket,
@@ -108,3 +129,54 @@ def results_version(campaign: Campaign) -> str:
     """The version of what the campaign's completed battles scored (``campaign`` comes
     from `map_versions`)."""
     return f"{campaign.newest_battle}-{campaign.completed_battles}-{campaign.voided_battles}"
+
+
+def _total(values: QuerySet, column: str) -> Coalesce:
+    """The sum of ``column`` over ``values`` (grouped into one row), 0 for none, as a
+    subquery."""
+    return Coalesce(
+        Subquery(values.annotate(total=Sum(column)).values("total")),
+        Value(0),
+        output_field=PositiveBigIntegerField(),
+    )
+
+
+def battles_with_versions(battles: QuerySet[Battle]) -> QuerySet[Battle]:
+    """Battles with ``forces_revision``, the sum of their sides' forces' revisions, in the
+    battles' own query (a force has one side in a battle at most)."""
+    sides = BattleParticipant.objects.filter(battle=OuterRef("pk")).order_by().values("battle")
+    return battles.annotate(forces_revision=_total(sides, "force__revision"))
+
+
+def battle_version(battle: Battle) -> str:
+    """The version of what a battle's page shows of its sides (``battle`` comes from
+    `battles_with_versions`)."""
+    return f"{battle.status}-{battle.forces_revision}"
+
+
+def waiting_versions(user) -> tuple[int, int]:
+    """(the revisions of the player's forces, those of the other forces in the battles
+    theirs are in and that are not over), in one query."""
+    from django.contrib.auth import get_user_model
+
+    one_row = Value(1)
+    mine = CrusadeForce.objects.filter(player_id=user.pk).order_by().annotate(row=one_row)
+    battles = BattleParticipant.objects.filter(BattleParticipant.in_play(), force__player=user)
+    others = BattleParticipant.objects.filter(battle__in=battles.values("battle_id"))
+    theirs = (
+        CrusadeForce.objects.filter(pk__in=others.values("force_id"))
+        .exclude(player_id=user.pk)
+        .order_by()
+        .annotate(row=one_row)
+    )
+    row = (
+        get_user_model()
+        .objects.filter(pk=user.pk)
+        .annotate(
+            mine=_total(mine.values("row"), "revision"),
+            theirs=_total(theirs.values("row"), "revision"),
+        )
+        .values_list("mine", "theirs")
+        .first()
+    )
+    return row or (0, 0)

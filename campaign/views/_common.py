@@ -13,9 +13,11 @@ from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
 from campaign.forms import add_service_errors
 from campaign.selectors import LABELS
+from campaign.selectors.live import Watch
 from campaign.selectors.versions import FRAGMENT_SECONDS
 
 
@@ -49,6 +51,26 @@ def render_page(
 def render_part(request: HttpRequest, template: str, context: dict) -> str:
     """One partial as a string, for responses made of several htmx regions."""
     return render_to_string(template, _with_labels(context), request=request)
+
+
+def unchanged(request: HttpRequest, watch: Watch) -> HttpResponse | None:
+    """A 304 Not Modified when the region a poll asks for is as it last saw it (its
+    If-None-Match is the region's ETag now), else None: render it again."""
+    response = get_conditional_response(request, etag=watch.etag)
+    return watched(response, watch) if response is not None else None
+
+
+def watched(response: HttpResponse, watch: Watch) -> HttpResponse:
+    """A poll's answer, with the ETag of what it shows: the browser keeps none of it
+    without asking again (and an answer to htmx, which may stop its polls, apart)."""
+    response["ETag"] = watch.etag
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+STOP_POLLING = 286
+"""htmx stops polling when an answer has this status (the battle is over)."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,11 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from campaign import notifications, rules, selectors, services
-from campaign.access import get_battle_for_user, get_participant_for_user
+from campaign.access import (
+    get_battle_for_user,
+    get_participant_for_user,
+    get_watched_battle_for_user,
+)
 from campaign.bounds import fits_column
 from campaign.forms import add_service_errors
 from campaign.forms import agendas as agenda_forms
@@ -24,10 +28,11 @@ from campaign.forms.battles import BattleCreateForm, SideRecordForm
 from campaign.forms.blessings import BlessingPickForm
 from campaign.forms.muster import MusterForm
 from campaign.models import Battle, BattleParticipant, CrusadeForce
+from campaign.selectors import live
 from campaign.services.blessings import offered_blessings
 from campaign.services.phases import off_phase_size
 
-from ._common import posted, render_page
+from ._common import STOP_POLLING, posted, render_page, unchanged, watched
 
 MUSTER = "battles/army_muster.html"
 
@@ -74,9 +79,34 @@ def battle_create(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    watch = _battle_watch(request, pk)
     battle, can_write = get_battle_for_user(request.user, pk)
     page = selectors.battle_page(battle, user=request.user, can_write=can_write)
-    return render_page(request, DETAIL, _detail_context(battle, page))
+    return render_page(request, DETAIL, _detail_context(battle, page) | {"watch": watch})
+
+
+@require_safe
+@login_required
+def battle_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The battle page's poll: a 304 while nothing it shows changed (one query), else its
+    region as it is now; once the battle is over, that region without a poll, and for
+    htmx the status that stops polling."""
+    watch = _battle_watch(request, pk)
+    if (same := unchanged(request, watch)) is not None:
+        return same
+    battle, can_write = get_battle_for_user(request.user, pk)
+    page = selectors.battle_page(battle, user=request.user, can_write=can_write)
+    status = STOP_POLLING if request.htmx and not battle.is_open else 200
+    context = _detail_context(battle, page) | {"watch": watch}
+    return watched(render_page(request, f"{DETAIL}#live", context, status=status), watch)
+
+
+def _battle_watch(request: HttpRequest, pk: int) -> live.Watch:
+    """The battle page's poll, read before anything the page shows: the page is then at
+    least as new as its ETag says, so no change is ever missed (one query, which also
+    turns away whoever may not see the battle)."""
+    battle = get_watched_battle_for_user(request.user, pk, battles=live.watched_battles())
+    return live.battle_watch(battle, request.user)
 
 
 DETAIL = "battles/battle_detail.html"

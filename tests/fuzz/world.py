@@ -59,6 +59,7 @@ class World:
 PLAIN_PAGES = (
     "home",
     "dashboard",
+    "dashboard_live",
     "signup",
     "login",
     "password_change",
@@ -106,6 +107,7 @@ OBJECT_URLS = {
     "unit_pack_requisition",
     "unit_reward",
     "battle_detail",
+    "battle_live",
     "battle_cancel",
     *SIDE_URLS,
     "out_of_action",
@@ -296,9 +298,10 @@ def _pages(campaign, main: dict, battles: dict, invitation, log: dict) -> dict[s
         "unit_requisition": _requisition_pages(main),
         **_pack_requisition_pages(main),
         "unit_reward": paths("unit_reward", captain),
-        "battle_detail": paths(
-            "battle_detail", *(battles[b] for b in ("started", "invited", "solo", "blessed"))
-        ),
+        **{
+            name: paths(name, *(battles[b] for b in ("started", "invited", "solo", "blessed")))
+            for name in ("battle_detail", "battle_live")
+        },
         "battle_cancel": paths("battle_cancel", battles["started"]),
         "army_muster": paths("army_muster", battles["muster"]),
         "army_muster_check": paths("army_muster_check", battles["muster"]),

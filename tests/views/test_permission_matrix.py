@@ -48,6 +48,8 @@ POST_ONLY = (NA, NA, NA, NA, NA, NA)
 EXPECTED = {
     "home": (R, R, R, R, R, R),
     "dashboard": SIGNED_IN,
+    # The dashboard's poll of what waits for the player (their own, whoever they are).
+    "dashboard_live": SIGNED_IN,
     "signup": (R, "redirect", "redirect", "redirect", "redirect", "redirect"),
     "login": (R, R, R, R, R, R),
     "join_with_code": SIGNED_IN,
@@ -102,6 +104,8 @@ EXPECTED = {
     "unit_reward": READ,
     "battle_create": SIGNED_IN,
     "battle_detail": READ,
+    # The battle page's poll: whoever sees the battle may ask whether it changed.
+    "battle_live": READ,
     # Each player records their own side only: the member (the owner's opponent here) too
     # is refused the owner's side. Answering, withdrawing and cancelling take POST only
     # (who may POST them: AT_THE_TABLE below).
@@ -187,6 +191,7 @@ def world():
             "force_pack_requisition": {"pk": force.pk, "item": 1},
             "unit_pack_requisition": {"pk": squad.pk, "item": 1},
             "battle_detail": {"pk": battle.pk},
+            "battle_live": {"pk": battle.pk},
             "battle_cancel": {"pk": battle.pk},
             **{name: {"pk": side.pk} for name in SIDE_URLS},
             "out_of_action": {"pk": OutOfActionTest.objects.get(unit=squad).pk},
@@ -323,6 +328,7 @@ def test_it_lets_only_the_invited_user_answer_an_invitation(client, world, name,
 PEOPLE = ("owner", "opponent", "member", "outsider", "organiser")
 AT_THE_TABLE = {
     "battle_detail": ("unmustered", lambda t: t.battle, (R, R, R, NF, R)),
+    "battle_live": ("unmustered", lambda t: t.battle, (R, R, R, NF, R)),
     "army_muster": ("unmustered", lambda t: t.mine, (R, F, F, NF, F)),
     "army_record": ("table", lambda t: t.mine, (R, F, F, NF, F)),
     "out_of_action": ("fallen", lambda t: t.test, (R, R, R, NF, R)),
