@@ -16,6 +16,7 @@ from campaign.views import (
     out_of_action,
     packs,
     pages,
+    players,
     printing,
     promotions,
     units,
@@ -56,6 +57,7 @@ unit_urls = [
 urlpatterns = [
     path("", pages.home, name="home"),
     path("dashboard/", pages.dashboard, name="dashboard"),
+    path("dashboard/seen/", pages.dashboard_seen, name="dashboard_seen"),
     # Accounts and joining campaigns
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
@@ -69,7 +71,9 @@ urlpatterns = [
         accounts.PasswordChangeView.as_view(),
         name="password_change",
     ),
+    path("accounts/emails/", players.email_settings, name="email_settings"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("emails/stop/<str:token>/", players.email_stop, name="email_stop"),
     path("join/", accounts.join_with_code, name="join_with_code"),
     path("join/<str:code>/", accounts.join_campaign, name="join_campaign"),
     # Campaigns
