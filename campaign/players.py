@@ -31,6 +31,9 @@ from campaign.models import EmailKind, PlayerSettings
 
 SITTING = timedelta(minutes=30)
 """Looks at the dashboard less than this apart are one sitting: the news stays as it is."""
+NOTED_EVERY = timedelta(minutes=1)
+"""A look this soon after the last one noted is not written again: reloads cost no write
+(the last look may then be noted up to this much early, which only shows more news)."""
 
 
 def settings_of(user) -> PlayerSettings:
@@ -51,7 +54,7 @@ def wants_email(user, kind: EmailKind | str) -> bool:
 
 def note_dashboard_visit(user, *, now: datetime | None = None) -> datetime | None:
     """Note a look at the dashboard; the marker its news starts after (None: nothing read
-    yet). Two queries whatever happens: the read, and the insert or the update."""
+    yet). One query to read, and one to write unless the last look was just noted."""
     now = now or timezone.now()
     row = (
         PlayerSettings.objects.filter(user_id=user.pk)
@@ -64,6 +67,8 @@ def note_dashboard_visit(user, *, now: datetime | None = None) -> datetime | Non
         )
         return None
     seen, looked = row
+    if looked is not None and now - looked < NOTED_EVERY:
+        return seen
     if looked is not None and now - looked > SITTING and (seen is None or looked > seen):
         seen = looked
     PlayerSettings.objects.filter(user_id=user.pk).update(seen_up_to=seen, looked_at=now)

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import services
+from campaign import players, services
 from campaign.models import HistoryAction, HistoryEntry, PlayerSettings
 from campaign.selectors import since
 from tests.factories import make_campaign, make_character, make_force, make_recorded_battle
@@ -309,3 +309,16 @@ def test_it_reads_the_news_in_the_same_queries_however_much_happened(
     client.force_login(busy.member)
     assert count_queries(client, DASHBOARD) == few
     assert count_queries(client, DASHBOARD, news=3) == few
+
+
+def test_it_notes_a_look_with_one_write_at_most_once_a_minute(watched, django_assert_num_queries):
+    """Reloading the dashboard costs no write: on SQLite every write waits for the others."""
+    now = timezone.now()
+    looked(watched.member, marker=now - timedelta(hours=2), at=now - timedelta(minutes=5))
+
+    with django_assert_num_queries(2):
+        players.note_dashboard_visit(watched.member, now=now)
+    with django_assert_num_queries(1):
+        players.note_dashboard_visit(watched.member, now=now + timedelta(seconds=30))
+
+    assert PlayerSettings.objects.get(user=watched.member).looked_at == now
