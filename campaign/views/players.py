@@ -4,7 +4,6 @@ which stops one kind of email without signing in (`campaign.email_links`)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -12,6 +11,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
 from campaign import email_links, players
+from campaign.access import get_email_stop
 from campaign.forms.emails import EmailChoicesForm
 
 from ._common import posted, render_page
@@ -42,10 +42,10 @@ def email_stop(request: HttpRequest, token: str) -> HttpResponse:
     another site can do no more than the link's holder already can, and all it can do is
     turn off one kind of email for one player (turned on again on the settings page).
     Every other POST, the page's own button included, is checked for CSRF as usual."""
-    stop = email_links.read(token)
-    user = get_user_model().objects.filter(pk=stop.user_id).first() if stop else None
-    if user is None:
+    found = get_email_stop(token)
+    if found is None:
         return render_page(request, "accounts/email_link_bad.html", {}, status=400)
+    user, stop = found
     if request.method == "POST" and _one_click(request):
         players.stop_email(user=user, kind=stop.kind)
         context = {"kind": stop.kind, "stopped": True}
