@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db.models import (
     BooleanField,
@@ -33,6 +34,7 @@ from django.db.models import (
 )
 from django.http import Http404
 
+from campaign import email_links
 from campaign.bounds import fits_column
 from campaign.models import (
     Battle,
@@ -172,6 +174,18 @@ def get_campaign_invitation_for_user(user, pk: int) -> CampaignInvitation:
     if not user.is_authenticated or invitation.user_id != user.pk:
         raise Http404("Not found.")
     return invitation
+
+
+def get_email_stop(token: str) -> tuple[Model, email_links.Stop] | None:
+    """The user whose emails a link from an email stops, and what it stops: the signed
+    token in the link decides (`campaign.email_links`), not who is signed in, since the
+    link works without signing in. None for a link that is tampered with, too old, or of
+    a user who is no more."""
+    stop = email_links.read(token)
+    if stop is None:
+        return None
+    user = get_user_model().objects.filter(pk=stop.user_id).first()
+    return (user, stop) if user is not None else None
 
 
 def get_force_for_user(

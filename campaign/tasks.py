@@ -6,7 +6,12 @@ Each task takes plain values (ids, the link the request made absolute) and reads
 again when it runs, so it tells what is still true: a battle invitation already answered,
 a campaign invitation withdrawn, or a battle whose state moved on since the click sends
 nothing (the later change queued its own email). A mail server that fails is logged,
-never raised: the task is done, and nothing is undone."""
+never raised: the task is done, and nothing is undone.
+
+Each player chooses which kinds of email they get (`campaign.players`); the choice is read
+when the task runs, so a kind turned off after the click is not sent. Every email carries
+the link that stops its kind, in its text and in the headers mail clients read for their
+own unsubscribe button (`campaign.email_links`)."""
 
 from __future__ import annotations
 
@@ -17,7 +22,9 @@ from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django_tasks import task
 
-from campaign.models import Battle, BattleParticipant, CampaignInvitation, Membership
+from campaign import email_links
+from campaign.models import Battle, BattleParticipant, CampaignInvitation, EmailKind, Membership
+from campaign.players import wants_email
 from campaign.services import disagreement
 
 logger = logging.getLogger(__name__)
@@ -40,23 +47,36 @@ def _deliver(mails: list[EmailMessage], what: str) -> int:
         return 0
 
 
+def _mail(user, kind: EmailKind, subject: str, text: str, link: str) -> EmailMessage | None:
+    """The email of ``kind`` to ``user``, with the link it is about and the link that
+    stops its kind; None when the user has no address or has turned the kind off."""
+    if not user.email or not wants_email(user, kind):
+        return None
+    stop = email_links.stop_url(link, user.pk, kind)
+    body = f"{text}\n\n{link}\n\n-- \nTo stop emails when {kind.label}, open this link: {stop}\n"
+    return EmailMessage(_subject(subject), body, to=[user.email], headers=email_links.headers(stop))
+
+
 def _battle_mails(
-    battle: Battle, sides: list[BattleParticipant], subject: str, text: str, link: str
+    battle: Battle,
+    sides: list[BattleParticipant],
+    kind: EmailKind,
+    subject: str,
+    text: str,
+    link: str,
 ) -> int:
-    """Email ``text`` and the link to the battle to each side's player with an address."""
-    mails = [
-        EmailMessage(_subject(subject), f"{text}\n\n{link}\n", to=[side.force.player.email])
-        for side in sides
-        if side.force.player.email
-    ]
-    return _deliver(mails, f"{subject!r} for battle {battle.pk}")
+    """Email ``text`` and the link to the battle to each side's player who wants ``kind``."""
+    mails = [_mail(side.force.player, kind, subject, text, link) for side in sides]
+    return _deliver([m for m in mails if m], f"{subject!r} for battle {battle.pk}")
 
 
 def _battle(battle_id: int) -> tuple[Battle | None, list[BattleParticipant]]:
     battle = Battle.objects.filter(pk=battle_id).first()
     if battle is None:
         return None, []
-    sides = list(battle.participants.select_related("force__player").order_by("pk"))
+    sides = list(
+        battle.participants.select_related("force__player__player_settings").order_by("pk")
+    )
     return battle, sides
 
 
@@ -74,6 +94,7 @@ def send_battle_invitations(battle_id: int, link: str) -> int:
     return _battle_mails(
         battle,
         [s for s in sides if s.is_invited],
+        EmailKind.BATTLE_INVITATION,
         f"Invitation to a {_named(battle)}",
         f"{starter} invites you to a {_named(battle)} on {battle.date:%d %b %Y}. Your "
         "force joins it only if you accept; you can also decline, on the battle's page:",
@@ -95,6 +116,7 @@ def send_side_recorded(battle_id: int, participant_id: int, status: str, link: s
         return _battle_mails(
             battle,
             fighting,
+            EmailKind.DISPUTE,
             f"Results disagree: {_named(battle)}",
             f"The results recorded for this battle disagree: {disagreement(sides)} Either "
             "player can change their side, or an organiser settles it:",
@@ -108,6 +130,7 @@ def send_side_recorded(battle_id: int, participant_id: int, status: str, link: s
     return _battle_mails(
         battle,
         [s for s in fighting if not s.has_recorded],
+        EmailKind.TURN_TO_RECORD,
         f"Your turn to record: {_named(battle)}",
         f"{name} has recorded its side of the battle. Record yours to complete it:",
         link,
@@ -117,14 +140,14 @@ def send_side_recorded(battle_id: int, participant_id: int, status: str, link: s
 @task()
 def send_campaign_invitation(invitation_id: int, link: str) -> int:
     """Tell a user they are invited to a campaign, with the link to their dashboard, where
-    they accept or decline it; nothing once it is answered or withdrawn, or without an
-    address."""
+    they accept or decline it; nothing once it is answered or withdrawn, without an
+    address, or to a user who turned these emails off."""
     invitation = (
-        CampaignInvitation.objects.select_related("user", "campaign", "invited_by")
+        CampaignInvitation.objects.select_related("user__player_settings", "campaign", "invited_by")
         .filter(pk=invitation_id)
         .first()
     )
-    if invitation is None or not invitation.is_pending or not invitation.user.email:
+    if invitation is None or not invitation.is_pending:
         return 0
     campaign = invitation.campaign
     if invitation.role == Membership.Role.ORGANISER:
@@ -136,10 +159,13 @@ def send_campaign_invitation(invitation_id: int, link: str) -> int:
         if invitation.invited_by
         else "You are invited"
     )
-    mail = EmailMessage(
-        _subject(f"Invitation to {campaign.name}"),
-        f"{by} {offer}. Nothing changes until you answer: accept or decline it on your "
-        f"dashboard:\n\n{link}\n",
-        to=[invitation.user.email],
+    mail = _mail(
+        invitation.user,
+        EmailKind.CAMPAIGN_INVITATION,
+        f"Invitation to {campaign.name}",
+        f"{by} {offer}. Nothing changes until you answer: accept or decline it on your dashboard:",
+        link,
     )
+    if mail is None:
+        return 0
     return _deliver([mail], f"the invitation {invitation.pk} to {campaign.name}")

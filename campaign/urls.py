@@ -16,6 +16,7 @@ from campaign.views import (
     out_of_action,
     packs,
     pages,
+    players,
     printing,
     promotions,
     units,
@@ -57,6 +58,7 @@ urlpatterns = [
     path("", pages.home, name="home"),
     path("dashboard/", pages.dashboard, name="dashboard"),
     path("dashboard/live/", pages.dashboard_live, name="dashboard_live"),
+    path("dashboard/seen/", pages.dashboard_seen, name="dashboard_seen"),
     # Accounts and joining campaigns
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
@@ -70,7 +72,9 @@ urlpatterns = [
         accounts.PasswordChangeView.as_view(),
         name="password_change",
     ),
+    path("accounts/emails/", players.email_settings, name="email_settings"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("emails/stop/<str:token>/", players.email_stop, name="email_stop"),
     path("join/", accounts.join_with_code, name="join_with_code"),
     path("join/<str:code>/", accounts.join_campaign, name="join_campaign"),
     # Campaigns

@@ -69,6 +69,7 @@ from .packs import (
     EnabledPack,
 )
 from .phases import COLOUR, MOST_PHASES, Alliance, Phase
+from .players import EmailKind, PlayerSettings
 from .territories import MAP_COLUMNS, MAP_ROWS, MOST_TERRITORIES, Territory, TerritoryChange
 
 __all__ = [
@@ -105,6 +106,7 @@ __all__ = [
     "CustomContentQuerySet",
     "D6",
     "EFFECT_LENGTH",
+    "EmailKind",
     "EnabledPack",
     "HOUSE",
     "HOUSE_SLUG",
@@ -126,6 +128,7 @@ __all__ = [
     "OutOfActionQuerySet",
     "OutOfActionTest",
     "PackRequisitionPurchase",
+    "PlayerSettings",
     "Promotion",
     "Provenance",
     "RELIC_NEEDS_CATEGORY",

@@ -1,16 +1,21 @@
-"""Home page and the player's dashboard."""
+"""Home page and the player's dashboard, with the news of their campaigns since they last
+looked."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.views.decorators.http import require_safe
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.views.decorators.http import require_POST, require_safe
 
-from campaign import selectors
-from campaign.selectors import live
+from campaign import players, selectors
+from campaign.selectors import live, since
 
-from ._common import render_page, unchanged, watched
+from ._common import page_number, render_page, unchanged, watched
 
 
 @require_safe
@@ -21,10 +26,22 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """My forces, my campaigns, and everything waiting for me."""
+    """My forces, my campaigns, everything waiting for me, and what happened since I last
+    looked. The look is noted: a reading mark of the player's own, not a change to the
+    Crusade (`campaign.players` says how the news moves on without vanishing on a reload)."""
     watch = live.waiting_watch(request.user)  # before what it covers: see battle_detail
+    dash = selectors.dashboard(request.user)
+    now = timezone.now()
+    marker = players.note_dashboard_visit(request.user, now=now)
     context = {
-        "dash": selectors.dashboard(request.user),
+        "dash": dash,
+        "news": since.news(
+            request.user,
+            marker=marker,
+            invitations=dash.campaign_invitations,
+            page=page_number(request, since.PAGE),
+            now=now,
+        ),
         "can_start_campaigns": settings.CRUSADE_SELF_SERVICE_CAMPAIGNS,
         "watch": watch,
     }
@@ -41,3 +58,22 @@ def dashboard_live(request: HttpRequest) -> HttpResponse:
         return same
     context = {"dash": selectors.dashboard(request.user), "watch": watch}
     return watched(render_page(request, "dashboard.html#waiting", context), watch)
+
+
+OUT_OF_DATE = "That button is out of date: here is your dashboard as it is now."
+
+
+@require_POST
+@login_required
+def dashboard_seen(request: HttpRequest) -> HttpResponse:
+    """Mark all as seen: the news the dashboard showed (up to when it was shown) goes."""
+    try:
+        up_to = parse_datetime(request.POST.get("shown_at", ""))
+    except ValueError:
+        up_to = None
+    if up_to is None or timezone.is_naive(up_to):
+        messages.error(request, OUT_OF_DATE)
+        return redirect("dashboard")
+    players.mark_seen(user=request.user, up_to=up_to)
+    messages.success(request, "All caught up: only what happens from now on will show.")
+    return redirect("dashboard")

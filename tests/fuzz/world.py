@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from campaign import rules, services
+from campaign import email_links, rules, services
 from campaign.models import CustomContent, OutOfActionTest
 from tests.blessings import blessing_pack, give_honours
 from tests.counter_packs import item, with_sample_pack, with_veteran_pack
@@ -60,6 +60,8 @@ PLAIN_PAGES = (
     "home",
     "dashboard",
     "dashboard_live",
+    "dashboard_seen",
+    "email_settings",
     "signup",
     "login",
     "password_change",
@@ -268,7 +270,9 @@ def _log(owner, member, campaign, battles: dict) -> dict:
     return {"mine": mine, "theirs": theirs}
 
 
-def _pages(campaign, main: dict, battles: dict, invitation, log: dict) -> dict[str, list[str]]:
+def _pages(
+    owner, campaign, main: dict, battles: dict, invitation, log: dict
+) -> dict[str, list[str]]:
     """Each URL name's pages: the owner's objects, in the states above."""
     force, captain, squad = main["force"], main["captain"], main["squad"]
 
@@ -279,6 +283,8 @@ def _pages(campaign, main: dict, battles: dict, invitation, log: dict) -> dict[s
         **{name: [reverse(name)] for name in PLAIN_PAGES},
         "password_reset_confirm": [reverse("password_reset_confirm", args=["MQ", "set-password"])],
         "join_campaign": [reverse("join_campaign", args=[campaign.invite_code])],
+        # The link in the owner's emails: anyone holding it may stop that kind of email.
+        "email_stop": [reverse("email_stop", args=[email_links.token(owner.pk, "dispute")])],
         "campaign_detail": paths("campaign_detail", campaign),
         "campaign_packs": paths("campaign_packs", campaign),
         # Only an organiser starts the next phase: every visitor here is refused.
@@ -379,7 +385,7 @@ def build_world() -> World:
     ]
     world = World(
         users={"owner": owner, "member": member, "outsider": outsider, "anonymous": None},
-        pages=_pages(campaign, main, battles, invitation, log),
+        pages=_pages(owner, campaign, main, battles, invitation, log),
         foreign_ids=[obj.pk for obj in foreign],
         own_ids=[obj.pk for obj in own],
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaign import services, urls
+from campaign import email_links, services, urls
 from campaign.models import (
     BattleParticipant,
     Campaign,
@@ -50,6 +50,12 @@ EXPECTED = {
     "dashboard": SIGNED_IN,
     # The dashboard's poll of what waits for the player (their own, whoever they are).
     "dashboard_live": SIGNED_IN,
+    # Mark all as seen: the player's own news, by POST only.
+    "dashboard_seen": POST_ONLY,
+    # A player's own choice of emails; the link in an email needs no sign-in: its signed
+    # token says whose emails it stops (tests/views/test_email_choices.py).
+    "email_settings": SIGNED_IN,
+    "email_stop": (R, R, R, R, R, R),
     "signup": (R, "redirect", "redirect", "redirect", "redirect", "redirect"),
     "login": (R, R, R, R, R, R),
     "join_with_code": SIGNED_IN,
@@ -173,6 +179,7 @@ def world():
         },
         "kwargs": {
             "join_campaign": {"code": campaign.invite_code},
+            "email_stop": {"token": email_links.token(owner.pk, "dispute")},
             "campaign_detail": {"pk": campaign.pk},
             "campaign_packs": {"pk": campaign.pk},
             "campaign_phase_advance": {"pk": campaign.pk},

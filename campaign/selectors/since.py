@@ -1,0 +1,175 @@
+"""Since you last looked: what happened in my campaigns after the marker of my settings
+(`campaign.players`), newest first, for the dashboard.
+
+Read from what is already kept, and only what a member of the campaign may see:
+
+- history rows of my campaigns, of the kinds worth telling (battles fought, results that
+  disagree or that an organiser settled, my forces invited to a battle, Battle Honours
+  gained, members and forces joining, a new phase), not my own doings. Only each row's
+  summary, when, who and where is shown: never its reason nor its numbers. A page at a
+  time, in two queries (the count and the page) on the campaign's history index;
+- the campaign's log, as a count of new entries per campaign (one query), read from the
+  log itself so an entry an organiser hid is never told of (the history row of an entry
+  keeps its title, whatever became of the entry);
+- invitations to join a campaign waiting for my answer that came after the marker: the
+  dashboard has them already (no query). Another player's invitation is theirs alone, so
+  the history rows of invitations are left out.
+
+However long the player was away, the news reaches back `FURTHEST` at most.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.core.paginator import Page
+from django.db.models import Count, Max, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign.models import (
+    CampaignInvitation,
+    CrusadeForce,
+    HistoryAction,
+    HistoryEntry,
+    LogEntry,
+    Membership,
+)
+
+from .paging import paginate
+
+PER_PAGE = 15
+FURTHEST = timedelta(days=30)
+"""The oldest news shown: a player back after months sees the last few weeks."""
+PAGE = "news"
+"""The dashboard's ``?news=`` picks the page of news."""
+
+TOLD: dict[str, str] = {
+    HistoryAction.BATTLE_RECORDED: "Battle fought",
+    HistoryAction.BATTLE_DISPUTED: "Results disagree",
+    HistoryAction.BATTLE_SETTLED: "Settled by an organiser",
+    HistoryAction.BATTLE_INVITED: "Invited to battle",
+    HistoryAction.HONOUR_GAINED: "Battle Honour",
+    HistoryAction.MEMBER_JOINED: "New member",
+    HistoryAction.FORCE_CREATED: "New force",
+    HistoryAction.FORCE_JOINED_CAMPAIGN: "New force",
+    HistoryAction.PHASE_ADVANCED: "New phase",
+}
+"""The history rows the news tells of, each with a word on what it is."""
+MINE_ONLY = (HistoryAction.BATTLE_INVITED,)
+"""Told only when they name one of my forces: another player's invitation is not news."""
+COLUMNS = (
+    "created_at",
+    "action",
+    "summary",
+    "campaign_id",
+    "force_id",
+    "unit_id",
+    "battle_id",
+    "actor__username",
+    "campaign__name",
+)
+"""What a line of news shows of its history row."""
+
+
+@dataclass(frozen=True)
+class NewsLine:
+    entry: HistoryEntry
+
+    @property
+    def what(self) -> str:
+        return TOLD.get(self.entry.action, "")
+
+    @property
+    def url(self) -> str:
+        """The page the line is about: its battle, its card, its force, or its campaign."""
+        entry = self.entry
+        for name, pk in (
+            ("battle_detail", entry.battle_id),
+            ("unit_detail", entry.unit_id),
+            ("force_detail", entry.force_id),
+        ):
+            if pk is not None:
+                return reverse(name, args=[pk])
+        return reverse("campaign_detail", args=[entry.campaign_id])
+
+
+@dataclass(frozen=True)
+class NewInLog:
+    campaign_id: int
+    campaign_name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class News:
+    since: datetime
+    """What is shown happened after this."""
+    shown_at: datetime
+    """When the page was made: "Mark all as seen" marks what happened up to then."""
+    page: Page
+    lines: list[NewsLine]
+    log: list[NewInLog]
+    invitations: list[CampaignInvitation]
+
+    @property
+    def count(self) -> int:
+        return self.page.paginator.count + sum(n.count for n in self.log) + len(self.invitations)
+
+    @property
+    def headlines(self) -> dict[str, list] | None:
+        """The invitations and the log's new entries, shown above the first page only."""
+        if self.page.number != 1 or not (self.invitations or self.log):
+            return None
+        return {"invitations": self.invitations, "log": self.log}
+
+
+def news_since(marker: datetime | None, *, now: datetime) -> datetime:
+    """Where the news starts: after the marker, but no further back than `FURTHEST`."""
+    furthest = now - FURTHEST
+    return furthest if marker is None or marker < furthest else marker
+
+
+def news_rows(user, since: datetime):
+    """The history rows a player's news tells of, newest first (not yet read)."""
+    mine = Membership.objects.filter(user_id=user.pk).values("campaign_id")
+    my_forces = CrusadeForce.objects.filter(player_id=user.pk).values("pk")
+    return (
+        HistoryEntry.objects.filter(campaign_id__in=mine, created_at__gt=since, action__in=TOLD)
+        .filter(~Q(action__in=MINE_ONLY) | Q(force_id__in=my_forces))
+        .exclude(actor_id=user.pk)
+        .select_related("actor", "campaign")
+        .only(*COLUMNS)
+        .order_by("-created_at", "-pk")
+    )
+
+
+def news(
+    user,
+    *,
+    marker: datetime | None,
+    invitations: list[CampaignInvitation],
+    page: int | str | None = None,
+    per_page: int = PER_PAGE,
+    now: datetime | None = None,
+) -> News:
+    """What happened after ``marker`` (see the module): three queries, however much.
+    ``invitations`` are the player's invitations waiting for an answer (the dashboard's)."""
+    now = now or timezone.now()
+    since = news_since(marker, now=now)
+    shown = paginate(news_rows(user, since), page, per_page=per_page)
+    lines = [NewsLine(entry) for entry in shown.object_list]
+    mine = Membership.objects.filter(user_id=user.pk).values("campaign_id")
+    log = [
+        NewInLog(row["campaign_id"], row["campaign__name"], row["count"])
+        for row in LogEntry.objects.filter(
+            campaign_id__in=mine, status=LogEntry.Status.SHOWN, created_at__gt=since
+        )
+        .exclude(author_id=user.pk)
+        .values("campaign_id", "campaign__name")
+        .annotate(count=Count("pk"), newest=Max("created_at"))
+        .order_by("-newest", "campaign_id")
+    ]
+    new = [invitation for invitation in invitations if invitation.created_at > since]
+    return News(since, now, shown, lines, log, new)
