@@ -39,6 +39,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             request.user,
             marker=marker,
             invitations=dash.campaign_invitations,
+            campaigns=[membership.campaign_id for membership in dash.memberships],
             page=page_number(request, since.PAGE),
             now=now,
         ),

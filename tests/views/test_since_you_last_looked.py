@@ -288,6 +288,33 @@ def test_it_shows_the_news_a_page_at_a_time(client):
     assert first.count == since.PER_PAGE + 3
 
 
+def test_it_counts_a_busy_month_no_further_than_its_pages(client):
+    """A month of a busy league holds thousands of lines: the count stops one past the
+    pages the news shows, and says there is more."""
+    table = quiet_table()
+    battles_fought(table, 2 * 3 + 1)
+    marker = timezone.now() - timedelta(hours=2)  # the 7 wins are all the news
+
+    def pages(most: int):
+        return since.news(table.member, marker=marker, invitations=[], per_page=2, most_pages=most)
+
+    shown = pages(3)
+    assert shown.more and shown.page.paginator.count == 6 and shown.page.paginator.num_pages == 3
+    assert not pages(4).more and pages(4).page.paginator.count == 7
+
+
+def test_it_reads_the_one_campaign_of_a_player_in_its_history_order(client):
+    """Given the player's campaigns, the news of one campaign is read in the order of its
+    history index: the same lines as without them."""
+    table = quiet_table()
+    battles_fought(table, 3)
+
+    told = since.news(table.member, marker=None, invitations=[], campaigns=[table.campaign.pk])
+
+    assert summaries(told) == summaries(since.news(table.member, marker=None, invitations=[]))
+    assert summaries(told)[:3] == [f"Red Talons: win number {n}" for n in (2, 1, 0)]
+
+
 def test_it_reads_the_news_in_the_same_queries_however_much_happened(
     client, django_assert_num_queries
 ):
