@@ -18,6 +18,18 @@ def new_secret() -> str:
     return secrets.token_hex(32)
 
 
+class HttpsURLField(models.URLField):
+    """An address whose form field reads one typed without a scheme as https."""
+
+    def formfield(self, **kwargs):
+        return super().formfield(**{"assume_scheme": "https", **kwargs})
+
+    def deconstruct(self) -> tuple:
+        """Migrations name Django's own field: this changes the form, not the column."""
+        name, _, args, kwargs = super().deconstruct()
+        return name, "django.db.models.URLField", args, kwargs
+
+
 class Webhook(models.Model):
     """Where a campaign's news is posted: a Discord channel's webhook, or any address that
     takes a JSON body signed with the webhook's own secret. An organiser adds, changes,
@@ -43,7 +55,7 @@ class Webhook(models.Model):
         max_length=80, help_text="For you: where the messages go, e.g. “Discord #crusade”."
     )
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.DISCORD)
-    url = models.URLField(
+    url = HttpsURLField(
         "address",
         max_length=500,
         validators=[validate_address],

@@ -67,9 +67,7 @@ def _excerpt(text: str) -> str:
 
 
 def _battle_name(battle: Battle) -> str:
-    return f"{battle.get_battle_size_display()} battle" + (
-        f", {battle.mission}" if battle.mission else ""
-    )
+    return f"{battle.battle_size} battle" + (f", {battle.mission}" if battle.mission else "")
 
 
 def _sides(battle: Battle) -> list[BattleParticipant]:
@@ -160,7 +158,7 @@ def battle_settled(rows: list[HistoryEntry]) -> Message | None:
     if battle is None or battle.status in (Battle.Status.VOIDED, Battle.Status.CANCELLED):
         return None
     sides = _sides(battle)
-    lines = [f"{side.force.name}: {side.get_claimed_result_display()}" for side in sides]
+    lines = [f"{side.force.name}: {side.get_result_display()}" for side in sides if side.result]
     return Message(
         "battle_settled",
         f"An organiser settled the {_battle_name(battle)}",
@@ -168,7 +166,7 @@ def battle_settled(rows: list[HistoryEntry]) -> Message | None:
         battle.get_absolute_url(),
         {
             "battle": battle.pk,
-            "results": [{"force": s.force.name, "result": s.claimed_result} for s in sides],
+            "results": [{"force": s.force.name, "result": s.result} for s in sides],
         },
     )
 

@@ -107,9 +107,8 @@ def deliver(delivery_id: int) -> str:
 
 
 def _retry_later(delivery: WebhookDelivery) -> None:
-    retry = deliver.using(run_after=delivery.next_try_at)
-    if retry.get_backend().supports_defer:
-        retry.enqueue(delivery.pk)
+    if deliver.get_backend().supports_defer:
+        deliver.using(run_after=delivery.next_try_at).enqueue(delivery.pk)
 
 
 @transaction.atomic
