@@ -33,7 +33,7 @@ def _news(webhook: Webhook) -> str:
 def _checked(webhook: Webhook) -> None:
     """Every field's own checks (the address's above all), refused by field."""
     try:
-        webhook.full_clean(exclude=["campaign", "created_by"], validate_unique=False)
+        webhook.full_clean(exclude=["campaign", "created_by", "site_url"], validate_unique=False)
     except ValidationError as error:
         raise ValidationError(error.message_dict) from error
 
