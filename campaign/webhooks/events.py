@@ -11,6 +11,8 @@ announcements, each naming the rows the worker reads again to write the message:
   crosses into them (one message a battle): promotions are earned only by battles;
 - a newcomer: ``member_joined``, ``force_created`` in a campaign, ``force_joined_campaign``;
 - a log entry written; the next phase begun.
+
+Rows copied from a restored force's export (`HistoryEntry.imported_from`) are old news.
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ def reaches_notable_rank(row: HistoryEntry) -> bool:
 
 def _is_news(row: HistoryEntry) -> bool:
     if row.action not in BOXES or row.campaign_id is None or row.pk is None:
+        return False
+    if row.imported_from:  # a restored force's past, copied from its export: old news
         return False
     if row.action in BY_BATTLE and row.battle_id is None:
         return False

@@ -17,7 +17,6 @@ that could not be delivered pause the webhook, with the reason on it in the admi
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -30,7 +29,6 @@ from campaign.models import Campaign, Webhook, WebhookDelivery
 from . import messages, sending
 from .events import BOXES
 
-logger = logging.getLogger(__name__)
 Status = WebhookDelivery.Status
 
 

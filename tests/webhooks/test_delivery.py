@@ -15,6 +15,7 @@ from django.utils import timezone
 from campaign import services
 from campaign.models import HistoryEntry, Webhook, WebhookDelivery
 from campaign.webhooks import tasks
+from campaign.webhooks.events import announcements
 
 from .conftest import Answer, add_hook
 
@@ -248,3 +249,15 @@ def test_a_message_waits_for_its_change_to_commit(
         )
         assert target.received == []
     assert len(queued) == 1
+
+
+def test_it_never_announces_the_past_a_restored_force_brings_with_it(table):
+    copied = HistoryEntry(
+        pk=1,
+        action="log_entry_written",
+        campaign_id=table.campaign.pk,
+        imported_from={"action": "log_entry_written"},
+    )
+    fresh = HistoryEntry(pk=2, action="log_entry_written", campaign_id=table.campaign.pk)
+
+    assert [a.rows for a in announcements([copied, fresh])] == [(2,)]
