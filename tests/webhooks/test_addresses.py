@@ -162,3 +162,25 @@ def test_it_blocks_every_kind_of_inner_address():
         assert addresses.is_blocked(addresses.ipaddress.ip_address(ip)), ip
     assert not addresses.is_blocked(addresses.ipaddress.ip_address("93.184.216.34"))
     assert not addresses.is_blocked(addresses.ipaddress.ip_address("2606:4700::6810:85e5"))
+
+
+def test_it_speaks_tls_to_the_checked_address_under_the_hosts_own_name(monkeypatch):
+    """The https connection goes to the address checked, and the TLS handshake names the
+    host (its certificate is checked against that name, not against the address)."""
+    from campaign.webhooks import sending
+
+    opened, wrapped = [], []
+
+    def wrap_socket(context, sock, server_hostname):
+        wrapped.append(server_hostname)
+        return sock
+
+    monkeypatch.setattr(sending.ssl.SSLContext, "wrap_socket", wrap_socket)
+    monkeypatch.setattr(
+        sending.socket, "create_connection", lambda address, timeout: opened.append(address)
+    )
+
+    sending._PinnedHTTPS("chat.example.org", 443, ip="93.184.216.34", timeout=5).connect()
+
+    assert opened == [("93.184.216.34", 443)]
+    assert wrapped == ["chat.example.org"]

@@ -226,3 +226,24 @@ def test_it_sends_only_the_news_a_webhook_ticked(table, target, django_capture_o
 
     assert target.received == []
     assert not WebhookDelivery.objects.exists()
+
+
+def test_it_links_to_the_address_the_admin_was_used_at_without_a_site_url(
+    table, target, settings, django_capture_on_commit_callbacks
+):
+    settings.SITE_URL = ""
+    services.add_webhook(
+        actor=table.organiser,
+        campaign=table.campaign,
+        name="Chat",
+        url=target.url(),
+        kind=Webhook.Kind.SIGNED_JSON,
+        site_url="https://tracker.example.net",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        entry = services.write_log_entry(
+            actor=table.krieg.player, campaign=table.campaign, title="Dawn", text="..."
+        )
+
+    (sent,) = target.received
+    assert sent.json["url"] == f"https://tracker.example.net{entry.get_absolute_url()}"
