@@ -175,3 +175,37 @@ def test_it_tells_why_a_webhook_is_paused_and_lets_the_organiser_resume_it(
     hook.refresh_from_db()
     assert not hook.is_paused
     assert HistoryEntry.objects.get(action="webhook_resumed").reason == "The channel is back"
+
+
+def test_it_never_lets_an_organiser_resume_another_campaigns_webhook(
+    organiser_client, rival_campaign
+):
+    rival = rival_campaign.memberships.get().user
+    theirs = hook_of(rival_campaign, rival)
+    services.pause_webhook(actor=rival, webhook=theirs, reason="Quiet week")
+    resume = reverse("admin:campaign_webhook_resume", args=[theirs.pk])
+
+    response = organiser_client.post(resume, {"apply": "yes", "reason": "Mine now"})
+
+    assert response.status_code in (302, 404)
+    theirs.refresh_from_db()
+    assert theirs.is_paused
+
+
+def test_it_pauses_the_webhooks_ticked_on_the_list_with_a_reason(
+    organiser_client, organiser, campaign
+):
+    hook = hook_of(campaign, organiser)
+
+    organiser_client.post(
+        reverse("admin:campaign_webhook_changelist"),
+        {
+            "action": "pause_webhooks",
+            "_selected_action": [hook.pk],
+            "apply": "yes",
+            "reason": "Quiet week",
+        },
+    )
+
+    hook.refresh_from_db()
+    assert (hook.is_paused, hook.paused_reason) == (True, "Quiet week")
