@@ -202,7 +202,13 @@ def promotion(rows: list[HistoryEntry]) -> Message | None:
 
 
 def member_joined(rows: list[HistoryEntry]) -> Message | None:
+    """A new member; not one who accepted an invitation after joining with the link."""
     row = rows[0]
+    joined_before = HistoryEntry.objects.filter(
+        action=row.action, campaign_id=row.campaign_id, actor_id=row.actor_id, pk__lt=row.pk
+    )
+    if row.actor_id is None or joined_before.exists():
+        return None
     membership = (
         Membership.objects.select_related("user", "campaign")
         .filter(campaign_id=row.campaign_id, user_id=row.actor_id)
