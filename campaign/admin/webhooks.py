@@ -141,6 +141,23 @@ class WebhookAdmin(ObjectToolMixin, OrganiserAdmin):
             )
         return super().change_view(request, object_id, form_url, extra_context)
 
+    def changelist_view(self, request, extra_context=None):
+        if request.method == "GET":
+            paused = list(
+                self.get_queryset(request)
+                .exclude(paused_at=None)
+                .order_by("name")
+                .values_list("name", flat=True)[:5]
+            )
+            if paused:
+                self.message_user(
+                    request,
+                    f"Paused, so nothing is sent to them: {', '.join(paused)}. Open one to "
+                    "see why, and resume it once its address works.",
+                    messages.WARNING,
+                )
+        return super().changelist_view(request, extra_context)
+
     def response_post_save_add(self, request: HttpRequest, obj: Webhook):
         """To the new webhook's page, where its signing secret is."""
         return HttpResponseRedirect(reverse("admin:campaign_webhook_change", args=[obj.pk]))

@@ -168,6 +168,12 @@ def test_it_tells_why_a_webhook_is_paused_and_lets_the_organiser_resume_it(
     assert "Paused because: 3 messages in a row could not be delivered." in page
     resume = reverse("admin:campaign_webhook_resume", args=[hook.pk])
     assert resume in page
+    listed = organiser_client.get(reverse("admin:campaign_webhook_changelist"))
+    assert any(
+        str(m).startswith("Paused, so nothing is sent to them: Discord #crusade")
+        for m in get_messages(listed.wsgi_request)
+    )
+    assert "Paused because: 3 messages in a row" in listed.content.decode()
 
     done = organiser_client.post(resume, {"apply": "yes", "reason": "The channel is back"})
 
