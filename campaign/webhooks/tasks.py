@@ -25,6 +25,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from campaign.models import Campaign, Webhook, WebhookDelivery
+from campaign.services import webhooks as service
 
 from . import messages, sending
 from .events import BOXES
@@ -113,8 +114,6 @@ def _retry_later(delivery: WebhookDelivery) -> None:
 def _count(hook: Webhook, delivery: WebhookDelivery) -> None:
     """A delivered message ends a run of failures; a failed one adds to it, and pauses
     the webhook once the run is `WEBHOOK_PAUSE_AFTER` long."""
-    from campaign.services import webhooks as service
-
     hook = Webhook.objects.select_for_update().get(pk=hook.pk)
     if delivery.status == Status.DELIVERED:
         hook.failures_in_row = 0
