@@ -341,6 +341,25 @@ EMAIL_ENABLED = bool(EMAIL_HOST) or DEBUG
 # server. Email queued while no worker runs waits in the database until one does.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
+# Announcements to a campaign's group chat (campaign.webhooks), sent by the same worker.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+"""The site's address, e.g. https://crusade.example.org, that messages link back to (the
+worker has no request). Unset: each webhook links to the address the admin was used at
+when it was saved."""
+WEBHOOK_ALLOWED_HOSTS = env_list("WEBHOOK_ALLOWED_HOSTS", "")
+"""Hosts a webhook may post to even inside a private network, plain http and any port
+included: a self-hoster's own chat server (or the tests' local one). Empty by default."""
+WEBHOOK_ALLOWED_PORTS = [int(p) for p in env_list("WEBHOOK_ALLOWED_PORTS", "")]
+"""Ports besides 443 a webhook's https address may use."""
+WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "10"))
+"""Seconds to connect and to wait for the answer, each."""
+WEBHOOK_MOST_TRIES = int(os.environ.get("WEBHOOK_MOST_TRIES", "5"))
+"""Tries of one message before it is given up."""
+WEBHOOK_RETRY_SECONDS = float(os.environ.get("WEBHOOK_RETRY_SECONDS", "30"))
+"""The wait before the second try, doubled before each next one (30 s, 1, 2, 4 min)."""
+WEBHOOK_PAUSE_AFTER = int(os.environ.get("WEBHOOK_PAUSE_AFTER", "3"))
+"""Messages given up in a row that pause a webhook until an organiser resumes it."""
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -11,7 +11,8 @@ One module per area: `scope` (who sees what), `base` (service forms and reason
 steps), `campaigns`, `members` (members and invitations), `packs` (content packs),
 `pack_content` (their items), `phases`, `alliances`, `territories` (the campaign map),
 `forces`, `battles`, `chronicle` (the campaign's log: entries hidden or shown with a
-reason), `counters` (pack counters corrected with a reason) and `history`.
+reason), `counters` (pack counters corrected with a reason), `history` and `webhooks`
+(announcements to the group's chat).
 """
 
 from django.contrib import admin
@@ -30,6 +31,7 @@ from . import (  # noqa: F401  (registers the admins)
     pack_content,
     packs,
     territories,
+    webhooks,
 )
 
 admin.site.site_header = "Crusade Tracker — organisers"

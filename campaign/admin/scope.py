@@ -35,6 +35,8 @@ from campaign.models import (
     Territory,
     TerritoryChange,
     Unit,
+    Webhook,
+    WebhookDelivery,
 )
 
 ORGANISER = Membership.Role.ORGANISER
@@ -89,6 +91,8 @@ CAMPAIGN_PATHS: dict[type[Model], str] = {
     Alliance: "campaign",
     Territory: "campaign",
     TerritoryChange: "campaign",
+    Webhook: "campaign",
+    WebhookDelivery: "webhook__campaign",
 }
 """How each kind of row reaches the campaign it belongs to."""
 

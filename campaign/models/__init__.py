@@ -71,6 +71,7 @@ from .packs import (
 from .phases import COLOUR, MOST_PHASES, Alliance, Phase
 from .players import EmailKind, PlayerSettings
 from .territories import MAP_COLUMNS, MAP_ROWS, MOST_TERRITORIES, Territory, TerritoryChange
+from .webhooks import Webhook, WebhookDelivery
 
 __all__ = [
     "Alliance",
@@ -137,6 +138,8 @@ __all__ = [
     "UnitQuerySet",
     "UnitUpgrade",
     "UsedFormToken",
+    "Webhook",
+    "WebhookDelivery",
     "battle_size_choices",
     "card_prefetches",
     "fact_prefetches",

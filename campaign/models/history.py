@@ -112,6 +112,11 @@ class HistoryAction(models.TextChoices):
     LOG_ENTRY_EDITED = "log_entry_edited"
     LOG_ENTRY_HIDDEN = "log_entry_hidden"
     LOG_ENTRY_SHOWN = "log_entry_shown"
+    # Announcements to the group's chat (webhooks): never their address or secret
+    WEBHOOK_ADDED = "webhook_added"
+    WEBHOOK_CHANGED = "webhook_changed"
+    WEBHOOK_PAUSED = "webhook_paused"
+    WEBHOOK_RESUMED = "webhook_resumed"
 
     @classmethod
     def for_requisition(cls, requisition: rules.Requisition) -> str:

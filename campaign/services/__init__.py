@@ -118,8 +118,13 @@ from .territories import (
     set_territory_holder,
 )
 from .void import void_battle
+from .webhooks import add_webhook, change_webhook, pause_webhook, resume_webhook
 
 __all__ = [
+    "add_webhook",
+    "change_webhook",
+    "pause_webhook",
+    "resume_webhook",
     "advance_phase",
     "define_phase",
     "set_scoring",

@@ -22,6 +22,7 @@ from campaign.models import (
     HistoryEntry,
     Unit,
 )
+from campaign.webhooks import queue as webhooks
 
 
 def refuse(message: str, *, field: str | None = None) -> None:
@@ -206,6 +207,7 @@ def record(*args: Any, **row: Any) -> HistoryEntry:
     once.claim()
     entry.save()
     _revise([entry])
+    webhooks.rows_written([entry])
     return entry
 
 
@@ -213,12 +215,14 @@ def write_history(rows: list[HistoryEntry]) -> None:
     """Write the rows of `history_row` at once.
 
     Every history row is written here or by `record`: a change is what uses up the form
-    that asked for it (`campaign.once`), in the change's own transaction.
+    that asked for it (`campaign.once`), in the change's own transaction; the news among
+    the rows is queued for the campaign's webhooks (`campaign.webhooks.queue`).
     """
     if rows:
         once.claim()
         HistoryEntry.objects.bulk_create(rows)
         _revise(rows)
+        webhooks.rows_written(rows)
 
 
 def _revise(rows: list[HistoryEntry]) -> None:

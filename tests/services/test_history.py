@@ -28,6 +28,8 @@ from tests.services.fights import destroyed_in_battle, fight, go_to_battle
 
 pytestmark = pytest.mark.django_db
 
+PUBLIC_HOOK = "https://93.184.216.34/api/webhooks/1/token"
+
 PNG = (
     b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
     b"\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00"
@@ -315,7 +317,26 @@ CALLS: dict[str, Callable[[World], object]] = {
     "set_map_rules": lambda w: services.set_map_rules(
         actor=w.organiser, campaign=w.campaign, control_threshold=5
     ),
+    "add_webhook": lambda w: webhook(w),
+    "change_webhook": lambda w: services.change_webhook(
+        actor=w.organiser, webhook=webhook(w), on_log_entry=False
+    ),
+    "pause_webhook": lambda w: services.pause_webhook(
+        actor=w.organiser, webhook=webhook(w), reason="Too chatty"
+    ),
+    "resume_webhook": lambda w: services.resume_webhook(
+        actor=w.organiser,
+        webhook=services.pause_webhook(actor=w.organiser, webhook=webhook(w), reason="Away"),
+    ),
 }
+
+
+def webhook(w: World):
+    """A webhook of the world's campaign, at a public address (an address, no name to
+    look up)."""
+    return services.add_webhook(
+        actor=w.organiser, campaign=w.campaign, name="Discord #crusade", url=PUBLIC_HOOK
+    )
 
 
 def alliance(w: World):
