@@ -45,8 +45,7 @@ ALLOWED_PORTS = (443, 8443)
 
 def resolve(host: str) -> list[str]:
     """What the fake resolver answers for ``host`` (raises as getaddrinfo would)."""
-    if not host.isascii():
-        host = host.encode("idna").decode("ascii")  # as the socket module does
+    host = host.encode("idna").decode("ascii")  # as the socket module does (UnicodeError)
     if host.lower().rstrip(".") in NAMES:
         return NAMES[host.lower().rstrip(".")]
     for family in (socket.AF_INET, socket.AF_INET6):
