@@ -60,23 +60,16 @@ def honour_rows(unit: Unit) -> list[HonourRow]:
 
 @dataclass(frozen=True)
 class CardPage:
+    """What the card page shows. Only what its cache key needs is read when it is made
+    (the card, with its force and campaign, and whether the force is in a battle); the
+    rest is read when the page is built, not when it comes from the cache."""
+
     unit: Unit
     can_write: bool
-    progress: rules.RankProgress | None
-    """Progress towards the next rank; None for a unit that never gains XP."""
-    honours: list[HonourRow]
-    scars: list[BattleScar]
-    keywords: list[str]
-    trait_tables: list[rules.TraitTable]
-    """The Battle Traits tables that fit the unit."""
-    pending_promotions: list[Promotion]
-    pending_tests: list[OutOfActionTest]
-    requisitions: list[services.RequisitionOption]
-    timeline: Page
-    agendas: CardAgendas | None = None
-    """Its Agenda tallies."""
     in_battle: bool = False
     """Whether the force is in a battle that is not over (asked once for the page)."""
+    page: int | str | None = None
+    """The page of the timeline asked for."""
 
     @property
     def force(self) -> CrusadeForce:
@@ -87,6 +80,70 @@ class CardPage:
         """The force's revision: every change to the card writes a history row naming the
         force, so the page caches its parts that hold no form under it."""
         return self.force.revision
+
+    @property
+    def page_version(self) -> str:
+        """What the page's parts that hold no form depend on beside the card: the force's
+        revision and its campaign's (a change to either writes a history row that moves
+        it on, `selectors.versions`), whether the force is in a battle (its Requisitions'
+        refusals), and whether the viewer may change the card (the Buy links)."""
+        campaign = self.force.campaign
+        campaign_revision = campaign.revision if campaign is not None else 0
+        return f"{self.version}-{campaign_revision}-{int(self.in_battle)}-{int(self.can_write)}"
+
+    @cached_property
+    def detailed_unit(self) -> Unit:
+        """The card with its honours, scars, upgrades and pending promotions (four
+        queries, asked once for the page and only when it is built: the page's cached
+        parts show the card as this)."""
+        prefetch_related_objects([self.unit], *card_prefetches())
+        return self.unit
+
+    @cached_property
+    def progress(self) -> rules.RankProgress | None:
+        """Progress towards the next rank; None for a unit that never gains XP."""
+        unit = self.detailed_unit
+        return None if unit.no_xp else rules.rank_progress(unit.xp, xp_cap=unit.facts().xp_cap)
+
+    @cached_property
+    def honours(self) -> list[HonourRow]:
+        return honour_rows(self.detailed_unit)
+
+    @cached_property
+    def scars(self) -> list[BattleScar]:
+        return self.detailed_unit.active_scars()
+
+    @cached_property
+    def keywords(self) -> list[str]:
+        return keyword_labels(self.unit)
+
+    @cached_property
+    def trait_tables(self) -> list[rules.TraitTable]:
+        """The Battle Traits tables that fit the unit."""
+        return rules.fitting_trait_tables(self.unit.keywords)
+
+    @cached_property
+    def pending_promotions(self) -> list[Promotion]:
+        return self.detailed_unit.pending_promotions()
+
+    @cached_property
+    def pending_tests(self) -> list[OutOfActionTest]:
+        return list(self.unit.out_of_action_tests.open())
+
+    @cached_property
+    def requisitions(self) -> list[services.RequisitionOption]:
+        unit = self.detailed_unit
+        return services.requisition_options(unit.force, unit=unit, in_battle=self.in_battle)
+
+    @cached_property
+    def timeline(self) -> Page:
+        entries = self.unit.history.select_related("actor").order_by("-created_at", "-pk")
+        return paginate(entries, self.page, per_page=TIMELINE_PER_PAGE)
+
+    @cached_property
+    def agendas(self) -> CardAgendas | None:
+        """Its Agenda tallies."""
+        return card_agendas(self.unit)
 
     @cached_property
     def purchases(self) -> list[RequisitionPurchase]:
@@ -112,26 +169,9 @@ class CardPage:
 
 
 def card_page(unit: Unit, *, can_write: bool = False, page: int | str | None = None) -> CardPage:
-    """Everything the card page shows, in the same number of queries for any card."""
-    prefetch_related_objects([unit], *card_prefetches())
-    facts = unit.facts()
-    in_battle = unit.force.in_battle()
-    timeline = unit.history.select_related("actor").order_by("-created_at", "-pk")
-    return CardPage(
-        unit=unit,
-        can_write=can_write,
-        progress=None if unit.no_xp else rules.rank_progress(unit.xp, xp_cap=facts.xp_cap),
-        honours=honour_rows(unit),
-        scars=unit.active_scars(),
-        keywords=keyword_labels(unit),
-        trait_tables=rules.fitting_trait_tables(unit.keywords),
-        pending_promotions=unit.pending_promotions(),
-        pending_tests=list(unit.out_of_action_tests.open()),
-        requisitions=services.requisition_options(unit.force, unit=unit, in_battle=in_battle),
-        timeline=paginate(timeline, page, per_page=TIMELINE_PER_PAGE),
-        agendas=card_agendas(unit),
-        in_battle=in_battle,
-    )
+    """Everything the card page shows, in the same number of queries for any card: one
+    (whether the force is in a battle) when its parts come from the cache."""
+    return CardPage(unit=unit, can_write=can_write, in_battle=unit.force.in_battle(), page=page)
 
 
 def requisition_option(unit: Unit, requisition: rules.Requisition) -> services.RequisitionOption:
