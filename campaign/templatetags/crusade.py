@@ -9,6 +9,7 @@ from django import forms, template
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import pluralize
 from django.urls import get_script_prefix, reverse
+from django.utils.dates import MONTHS_3
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -194,7 +195,6 @@ def order_of_battle_row(row) -> SafeString:
     )
 
 
-@register.simple_tag
 def history_entry(entry, date_format: str, show_unit: bool = False) -> SafeString:
     """One history row (a `HistoryEntry`): summary, when, by whom, what it concerns and
     its reason, as the card's timeline and the force's history show it (``show_unit``
@@ -204,8 +204,8 @@ def history_entry(entry, date_format: str, show_unit: bool = False) -> SafeStrin
     an include per row costs several times as much.
     """
     meta = [
-        f'<time datetime="{_escape(date_filter(entry.created_at, "c"))}">'
-        f"{_escape(date_filter(entry.created_at, date_format))}</time>",
+        f'<time datetime="{_escape(entry.created_at.isoformat())}">'
+        f"{_escape(_dated(entry.created_at, date_format))}</time>",
         _escape(entry.actor.username) if entry.actor_id and entry.actor else "the app",
     ]
     if show_unit and entry.unit_id:
@@ -228,6 +228,37 @@ def history_entry(entry, date_format: str, show_unit: bool = False) -> SafeStrin
         f'<p class="timeline__summary">{_escape(entry.summary)}</p>'
         f'<p class="timeline__meta">{" · ".join(meta)}</p>{reason}'
     )
+
+
+@register.simple_tag
+def history_items(rows, date_format: str, show_unit: bool = False) -> SafeString:
+    """The items of a history list: each row as `history_entry` shows it, in an item of
+    the timeline, with the numbers it changed when the row is a `selectors.HistoryRow`
+    (a `HistoryEntry` alone, as the card's timeline has, shows none). One tag for the
+    list: a tag per row costs a template node, a lookup and a context push each."""
+    items = []
+    for row in rows:
+        entry = getattr(row, "entry", row)
+        changes = "".join(
+            f'<li><span class="changes__what">{_escape(what)}</span> '
+            f'<span class="changes__numbers">{_escape(before)} → {_escape(after)}</span></li>'
+            for what, before, after in (row.changes if entry is not row else ())
+        )
+        listed = f'<ul class="changes">{changes}</ul>' if changes else ""
+        shown = history_entry(entry, date_format, show_unit)
+        items.append(f'<li class="timeline__item">{shown}{listed}</li>')
+    return SafeString("\n".join(items))
+
+
+def _dated(value, date_format: str) -> str:
+    """``value|date:date_format`` for the formats the history rows use, without parsing
+    the format again for every row (the same text; other formats go to the filter)."""
+    day = f"{value.day} {str(MONTHS_3[value.month]).title()} {value.year:04d}"
+    if date_format == "j M Y":
+        return day
+    if date_format == "j M Y, H:i":
+        return f"{day}, {value.hour:02d}:{value.minute:02d}"
+    return date_filter(value, date_format)
 
 
 @register.simple_tag
