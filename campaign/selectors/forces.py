@@ -13,13 +13,12 @@ from campaign import rules, services
 from campaign.models import (
     BattleParticipant,
     CrusadeForce,
-    HistoryEntry,
 )
 
 from .alliances import choosable_alliances, has_alliances_to_pick
 from .counters import PackSection, force_pack_section, has_pack_content
+from .history_lines import HistoryLine, history_page
 from .oob_cards import CardRow, RemovedCard, order_of_battle_cards
-from .paging import paginate
 
 HISTORY_PER_PAGE = 50
 
@@ -187,7 +186,7 @@ def forces_outside_campaigns(user) -> list[CrusadeForce]:
 
 @dataclass(frozen=True)
 class HistoryRow:
-    entry: HistoryEntry
+    entry: HistoryLine
     changes: list[tuple[str, str, str]]
 
 
@@ -208,20 +207,11 @@ class ForceHistory:
 
     @cached_property
     def page(self) -> Page:
-        entries = (
-            self.force.history.select_related("actor", "unit")
-            .only(*HISTORY_COLUMNS, "actor__username", "unit__name")
-            .order_by("-created_at", "-pk")
-        )
-        return paginate(entries, self.number, per_page=self.per_page)
+        return history_page(self.force.history.all(), self.number, per_page=self.per_page)
 
     @cached_property
     def rows(self) -> list[HistoryRow]:
         return [HistoryRow(entry, change_rows(entry.changes)) for entry in self.page.object_list]
-
-
-HISTORY_COLUMNS = tuple(field.name for field in HistoryEntry._meta.concrete_fields)
-"""A history row's own columns: of its actor and card the history shows only the names."""
 
 
 def force_history(

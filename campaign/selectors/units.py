@@ -23,8 +23,8 @@ from campaign.models import (
 from .agendas import CardAgendas, card_agendas
 from .charts import XpHistory, xp_history
 from .counters import PackSection, card_pack_section
+from .history_lines import history_page
 from .labels import keyword_labels
-from .paging import paginate
 
 TIMELINE_PER_PAGE = 20
 
@@ -137,8 +137,8 @@ class CardPage:
 
     @cached_property
     def timeline(self) -> Page:
-        entries = self.unit.history.select_related("actor").order_by("-created_at", "-pk")
-        return paginate(entries, self.page, per_page=TIMELINE_PER_PAGE)
+        """A page of the card's history (`HistoryLine`s)."""
+        return history_page(self.unit.history.all(), self.page, per_page=TIMELINE_PER_PAGE)
 
     @cached_property
     def agendas(self) -> CardAgendas | None:

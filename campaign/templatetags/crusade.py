@@ -196,7 +196,7 @@ def order_of_battle_row(row) -> SafeString:
 
 
 def history_entry(entry, date_format: str, show_unit: bool = False) -> SafeString:
-    """One history row (a `HistoryEntry`): summary, when, by whom, what it concerns and
+    """One history row (a `selectors.HistoryLine`): summary, when, by whom, what it concerns and
     its reason, as the card's timeline and the force's history show it (``show_unit``
     links the unit it concerns).
 
@@ -206,11 +206,11 @@ def history_entry(entry, date_format: str, show_unit: bool = False) -> SafeStrin
     meta = [
         f'<time datetime="{_escape(entry.created_at.isoformat())}">'
         f"{_escape(_dated(entry.created_at, date_format))}</time>",
-        _escape(entry.actor.username) if entry.actor_id and entry.actor else "the app",
+        "the app" if entry.actor_name is None else _escape(entry.actor_name),
     ]
     if show_unit and entry.unit_id:
         address = _escape(_numbered("unit_detail", entry.unit_id))
-        meta.append(f'<a href="{address}">{_escape(entry.unit.name)}</a>')
+        meta.append(f'<a href="{address}">{_escape(entry.unit_name)}</a>')
     if entry.battle_id:
         meta.append(f'<a href="{_escape(_numbered("battle_detail", entry.battle_id))}">battle</a>')
     if entry.is_imported:
