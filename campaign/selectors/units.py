@@ -21,10 +21,11 @@ from campaign.models import (
 )
 
 from .agendas import CardAgendas, card_agendas
-from .charts import XpHistory, xp_history
+from .charts import XpBattle, XpHistory, xp_battles, xp_history
 from .counters import PackSection, card_pack_section
 from .history_lines import history_page
 from .labels import keyword_labels
+from .versions import digest
 
 TIMELINE_PER_PAGE = 20
 
@@ -152,10 +153,23 @@ class CardPage:
         return list(self.unit.requisitions.all())
 
     @cached_property
+    def _xp_battles(self) -> tuple[list[XpBattle], bool] | None:
+        return xp_battles(self.unit)
+
+    @property
+    def chart_key(self) -> str:
+        """What the XP chart is cached under, inside the page's fragment: the very values
+        it draws (its battles, their XP, and the card's name and XP cap), so a change to
+        the card that the chart does not show (its notes, an honour) draws it not again."""
+        unit = self.unit
+        shown = (unit.name, unit.is_character, unit.legendary_veteran)
+        return digest(shown, self._xp_battles)
+
+    @cached_property
     def xp_history(self) -> XpHistory | None:
-        """The unit's XP over its battles (a chart), when it has fought any: read only
+        """The unit's XP over its battles (a chart), when it has fought any: drawn only
         when the chart is built, not when it comes from the cache."""
-        return xp_history(self.unit)
+        return xp_history(self.unit, self._xp_battles)
 
     @cached_property
     def packs(self) -> PackSection | None:

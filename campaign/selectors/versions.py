@@ -45,6 +45,8 @@ move with every change to the results. They come in the same query (`map_version
 
 from __future__ import annotations
 
+import hashlib
+
 from django.db.models import (
     Count,
     Max,
@@ -108,3 +110,8 @@ def results_version(campaign: Campaign) -> str:
     """The version of what the campaign's completed battles scored (``campaign`` comes
     from `map_versions`)."""
     return f"{campaign.newest_battle}-{campaign.completed_battles}-{campaign.voided_battles}"
+
+
+def digest(*shown) -> str:
+    """A short name for what a fragment shows (its own values, so never another state)."""
+    return hashlib.sha256(repr(shown).encode()).hexdigest()[:32]

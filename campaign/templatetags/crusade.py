@@ -271,7 +271,7 @@ def xp_battle_rows(battles) -> SafeString:
         rows.append(
             f'<tr><td data-label="Battle"><a href="'
             f'{_escape(_numbered("battle_detail", battle.battle_id))}">'
-            f"{_escape(date_filter(battle.date, 'j M Y'))}{mission}</a></td>"
+            f"{_escape(_dated(battle.date, 'j M Y'))}{mission}</a></td>"
             f'<td data-label="XP before" class="num">{_escape(battle.xp_before)}</td>'
             f'<td data-label="XP after" class="num">{_escape(battle.xp_after)}</td></tr>'
         )
