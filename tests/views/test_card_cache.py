@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import caches
 from django.urls import reverse
 
-from campaign import charts, services
+from campaign import charts, rules, services
 from tests.factories import make_campaign, make_character, make_force, make_unit
 
 from .helpers import count_queries, fight_alone
@@ -171,3 +171,21 @@ def test_it_draws_the_xp_chart_again_for_a_new_name_but_not_for_new_notes(
     assert (after_notes, len(drawn)) == (1, 2)
     chart = page.split('id="xp-chart-heading"')[1].split("</section>")[0]
     assert "Gas Squad" in chart and "1st Line Squad" not in chart
+
+
+def test_it_shows_an_open_out_of_action_test_and_a_dearer_enhancement_at_once(client, force):
+    units = list(force.units.order_by("-is_character"))  # the CHARACTER leads as Warlord
+    hero = units[0]
+    squad = next(u for u in units if not u.is_character)
+    client.force_login(force.player)
+    renowned = f'{rules.Requisition.RENOWNED_HEROES.label} <span class="badge">'
+    before = client.get(card_url(hero)).content.decode()
+    assert "Take the Out of Action test" not in client.get(card_url(squad)).content.decode()
+
+    make_character(force, name="Lord Marshal", enhancement="Drill Commander")
+    dearer = client.get(card_url(hero)).content.decode()
+    fight_alone(force, units, destroyed=[squad])
+
+    assert f"{renowned}1RP" in before
+    assert f"{renowned}2RP" in dearer
+    assert "Take the Out of Action test" in client.get(card_url(squad)).content.decode()
