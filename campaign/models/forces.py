@@ -140,12 +140,8 @@ class CrusadeForce(Named):
     def in_battle(self) -> bool:
         """Whether the force is committed to a battle that is not over: its player accepted
         (or started) it, and it has not completed, been cancelled or been voided."""
-        return self.committed_entries().exists()
-
-    def committed_entries(self) -> models.QuerySet:
-        """Its sides that hold it (`in_battle`): none, or the one battle it is in."""
         entries = self.battle_entries
-        return entries.filter(entries.model.committed())
+        return entries.filter(entries.model.committed()).exists()
 
 
 class UnitQuerySet(models.QuerySet):

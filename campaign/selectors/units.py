@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django.core.paginator import Page
-from django.db.models import Count, Exists, IntegerField, Subquery, prefetch_related_objects
-from django.db.models.functions import Coalesce
+from django.db.models import prefetch_related_objects
 
 from campaign import rules, services
 from campaign.models import (
@@ -20,7 +19,6 @@ from campaign.models import (
     Unit,
     card_prefetches,
 )
-from campaign.services.requisitions import enhanced_units
 
 from .agendas import CardAgendas, card_agendas
 from .charts import XpBattle, XpHistory, xp_battles, xp_history
@@ -73,10 +71,6 @@ class CardPage:
     """Whether the force is in a battle that is not over (asked once for the page)."""
     page: int | str | None = None
     """The page of the timeline asked for."""
-    has_open_tests: bool = True
-    """Whether the card has an Out of Action test open (read with `in_battle`)."""
-    other_enhancements: int | None = None
-    """The Enhancements the force's other active cards hold (read with `in_battle`)."""
 
     @property
     def force(self) -> CrusadeForce:
@@ -135,14 +129,12 @@ class CardPage:
 
     @cached_property
     def pending_tests(self) -> list[OutOfActionTest]:
-        return list(self.unit.out_of_action_tests.open()) if self.has_open_tests else []
+        return list(self.unit.out_of_action_tests.open())
 
     @cached_property
     def requisitions(self) -> list[services.RequisitionOption]:
         unit = self.detailed_unit
-        return services.requisition_options(
-            unit.force, unit=unit, in_battle=self.in_battle, enhancements=self.other_enhancements
-        )
+        return services.requisition_options(unit.force, unit=unit, in_battle=self.in_battle)
 
     @cached_property
     def timeline(self) -> Page:
@@ -192,33 +184,8 @@ class CardPage:
 
 def card_page(unit: Unit, *, can_write: bool = False, page: int | str | None = None) -> CardPage:
     """Everything the card page shows, in the same number of queries for any card: one
-    when its parts come from the cache (whether the force is in a battle, with what the
-    card's Out of Action tests and Requisitions need to know, asked together)."""
-    force = unit.force
-    enhanced = (
-        enhanced_units(force, excluding=unit)
-        .order_by()
-        .values("force")
-        .annotate(held=Count("pk"))
-        .values("held")
-    )
-    in_battle, has_open_tests, held = (
-        CrusadeForce.objects.filter(pk=force.pk)
-        .values_list(
-            Exists(force.committed_entries()),
-            Exists(unit.out_of_action_tests.open()),
-            Coalesce(Subquery(enhanced, output_field=IntegerField()), 0),
-        )
-        .get()
-    )
-    return CardPage(
-        unit=unit,
-        can_write=can_write,
-        in_battle=in_battle,
-        page=page,
-        has_open_tests=has_open_tests,
-        other_enhancements=held,
-    )
+    (whether the force is in a battle) when its parts come from the cache."""
+    return CardPage(unit=unit, can_write=can_write, in_battle=unit.force.in_battle(), page=page)
 
 
 def requisition_option(unit: Unit, requisition: rules.Requisition) -> services.RequisitionOption:

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from campaign import rules
@@ -46,17 +45,12 @@ class RequisitionOption:
         return rules.REQUISITION_DESCRIPTIONS[self.requisition]
 
 
-def enhanced_units(force: CrusadeForce, *, excluding: Unit | None = None) -> QuerySet[Unit]:
-    """The active units of the Order of Battle that hold an Enhancement."""
+def other_enhancements(force: CrusadeForce, *, excluding: Unit | None = None) -> int:
+    """Enhancements already held by active units of the Order of Battle."""
     units = force.units.active().exclude(enhancement="")
     if excluding is not None:
         units = units.exclude(pk=excluding.pk)
-    return units
-
-
-def other_enhancements(force: CrusadeForce, *, excluding: Unit | None = None) -> int:
-    """Enhancements already held by active units of the Order of Battle."""
-    return enhanced_units(force, excluding=excluding).count()
+    return units.count()
 
 
 def requisition_options(
@@ -64,18 +58,12 @@ def requisition_options(
     *,
     unit: Unit | None = None,
     in_battle: bool | None = None,
-    enhancements: int | None = None,
 ) -> list[RequisitionOption]:
     """Every Requisition for the force (or one of its units), with cost and refusals.
     The force's other Enhancements are counted only for a unit's Requisitions (they set
-    what a new Enhancement costs): the force's own never depend on them. ``in_battle``
-    and ``enhancements`` (`other_enhancements`), when the page has asked them already,
-    are not asked again."""
+    what a new Enhancement costs): the force's own never depend on them."""
     in_battle = force.in_battle() if in_battle is None else in_battle
-    if unit is None:
-        enhancements = 0
-    elif enhancements is None:
-        enhancements = other_enhancements(force, excluding=unit)
+    enhancements = other_enhancements(force, excluding=unit) if unit is not None else 0
     facts = unit.facts() if unit is not None else None
     options = []
     for req in rules.Requisition:
