@@ -189,3 +189,21 @@ def test_it_shows_an_open_out_of_action_test_and_a_dearer_enhancement_at_once(cl
     assert f"{renowned}1RP" in before
     assert f"{renowned}2RP" in dearer
     assert "Take the Out of Action test" in client.get(card_url(squad)).content.decode()
+
+
+def test_it_keeps_each_upload_forms_fields_apart_and_shows_a_refusal_next_to_its_field(
+    client, force
+):
+    squad = force.units.get(name="1st Line Squad")
+    client.force_login(force.player)
+    card = client.get(card_url(squad)).content.decode()
+    banner = client.get(reverse("force_detail", args=[force.pk])).content.decode()
+
+    refused = client.post(reverse("unit_picture", args=[squad.pk]), {})
+    again = client.get(card_url(squad)).content.decode()
+
+    assert '<label for="id_picture">Picture</label>' in card
+    assert '<label for="id_picture">Banner picture</label>' in banner
+    assert refused.status_code == 400
+    assert "Choose a picture to upload first." in refused.content.decode()
+    assert "Choose a picture to upload first." not in again
