@@ -96,9 +96,12 @@ class CardPage:
     def detailed_unit(self) -> Unit:
         """The card with its honours, scars, upgrades and pending promotions (four
         queries, asked once for the page and only when it is built: the page's cached
-        parts show the card as this)."""
-        prefetch_related_objects([self.unit], *card_prefetches())
-        return self.unit
+        parts show the card as this). Each list is read as the prefetch would, for this
+        one card, without the prefetch's machinery for many (a third of their time)."""
+        unit = self.unit
+        for wanted in card_prefetches():
+            setattr(unit, wanted.to_attr, list(wanted.queryset.filter(unit=unit)))
+        return unit
 
     @cached_property
     def progress(self) -> rules.RankProgress | None:
