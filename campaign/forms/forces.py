@@ -14,6 +14,7 @@ from django import forms
 from campaign import pictures, rules
 from campaign.bounds import number_field
 from campaign.models import CARD_FIELDS, Campaign, CrusadeForce, Unit
+from campaign.selectors.versions import digest
 
 from . import short_textareas
 
@@ -70,6 +71,14 @@ class PictureForm(forms.Form):
         help_text="Optional. JPEG, PNG or WebP, up to 10 MB.",
         widget=forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,image/webp"}),
     )
+
+    @property
+    def fields_key(self) -> str:
+        """What the form's fields show before anything is sent (its class, its fields and
+        their labels and help): the upload forms keep that part of the page in the cache
+        under it, and write it afresh once the form is bound (its errors, its file)."""
+        fields = [(name, str(f.label), str(f.help_text)) for name, f in self.fields.items()]
+        return digest(type(self).__module__, type(self).__qualname__, fields)
 
     def clean_picture(self):
         upload = self.cleaned_data["picture"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -20,6 +19,7 @@ from .territories import campaign_map
 from .versions import (
     campaign_version,
     campaigns_with_versions,
+    digest,
     map_version,
     map_versions,
     results_version,
@@ -153,7 +153,7 @@ class CampaignOverview:
         does (a name, a win, points, supply, an alliance) shows at once."""
         shown = self._standings_shown
         rows = shown.object_list
-        return _digest(shown.number, shown.paginator.num_pages, self.my_force_ids, rows)
+        return digest(shown.number, shown.paginator.num_pages, self.my_force_ids, rows)
 
     @cached_property
     def _leaders(self) -> list[Standing]:
@@ -173,7 +173,7 @@ class CampaignOverview:
         else:
             forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER)
             leaders = list(forces.values_list("pk", "name")[: charts.MOST_LINES])
-        return _digest(results_version(self.campaign), leaders)
+        return digest(results_version(self.campaign), leaders)
 
     @property
     def phases_version(self) -> str:
@@ -248,7 +248,7 @@ class CampaignOverview:
             .order_by("battle", "pk")
             .values_list("battle_id", "force__name", "result")
         )
-        return _digest(shown.number, shown.paginator.num_pages, rows, sides)
+        return digest(shown.number, shown.paginator.num_pages, rows, sides)
 
     @property
     def recent_battles(self) -> list[Battle]:
@@ -258,11 +258,6 @@ class CampaignOverview:
     def my_force_ids(self) -> list[int]:
         """What the cached page shows differently for this user (their forces marked)."""
         return [force.pk for force in self.my_forces]
-
-
-def _digest(*shown) -> str:
-    """A short name for what a fragment shows (its own values, so never another state)."""
-    return hashlib.sha256(repr(shown).encode()).hexdigest()[:32]
 
 
 def campaign_page_campaigns() -> QuerySet[Campaign]:

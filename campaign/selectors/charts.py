@@ -71,10 +71,10 @@ class XpHistory:
     """Older battles are left out (only the last `charts.MOST_POINTS` are drawn)."""
 
 
-def xp_history(unit: Unit) -> XpHistory | None:
+def xp_battles(unit: Unit) -> tuple[list[XpBattle], bool] | None:
     """A unit's XP over its last completed battles, in the order they were recorded (one
-    query, at most `charts.MOST_POINTS` + 1 rows), with the thresholds of the ranks it can
-    reach. None for a unit that never gains XP (no query) or has fought no battle."""
+    query, at most `charts.MOST_POINTS` + 1 rows), and whether older ones are left out.
+    None for a unit that never gains XP (no query)."""
     if unit.no_xp:
         return None
     rows = list(
@@ -85,25 +85,26 @@ def xp_history(unit: Unit) -> XpHistory | None:
             participant__battle__status=Battle.Status.COMPLETED,
         )
         .order_by("-participant__battle__completed_at", "-pk")
-        .values(
-            "xp_before",
-            "xp_after",
+        .values_list(
             "participant__battle_id",
             "participant__battle__date",
             "participant__battle__mission",
+            "xp_before",
+            "xp_after",
         )[: charts.MOST_POINTS + 1]
     )
     earlier = len(rows) > charts.MOST_POINTS
-    battles = [
-        XpBattle(
-            battle_id=row["participant__battle_id"],
-            date=row["participant__battle__date"],
-            mission=row["participant__battle__mission"],
-            xp_before=row["xp_before"],
-            xp_after=row["xp_after"],
-        )
-        for row in reversed(rows[: charts.MOST_POINTS])
-    ]
+    return [XpBattle(*row) for row in reversed(rows[: charts.MOST_POINTS])], earlier
+
+
+def xp_history(unit: Unit, shown: tuple[list[XpBattle], bool] | None = None) -> XpHistory | None:
+    """The chart of `xp_battles` (``shown``, when read already), with the thresholds of
+    the ranks the unit can reach. None for a unit that never gains XP or has fought no
+    battle."""
+    shown = xp_battles(unit) if shown is None else shown
+    if shown is None:
+        return None
+    battles, earlier = shown
     cap = rules.xp_cap(is_character=unit.is_character, legendary_veteran=unit.legendary_veteran)
     thresholds = [
         (rank.label, rank.min_xp) for rank in rules.Rank if cap is None or rank.min_xp <= cap

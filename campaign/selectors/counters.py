@@ -70,7 +70,27 @@ def force_pack_section(force: CrusadeForce, *, in_battle: bool) -> PackSection |
 def card_pack_section(unit: Unit, *, in_battle: bool | None = None) -> PackSection | None:
     """The unit's counters, upgrades and pack Requisitions bought, and the packs'
     Requisitions for one unit: the same number of queries for any card (``in_battle``,
-    when the page has asked it already, is not asked again)."""
+    when the page has asked it already, is not asked again).
+
+    In a campaign, kept in the cache as `force_pack_section` is, under the force's and
+    its campaign's revisions and whether the force is in a battle (an upgrade or a pack
+    Requisition is bought or lost only through a service that writes a history row
+    naming the force): looking again costs no query."""
+    force = unit.force
+    if force.campaign_id is None or in_battle is None:
+        return _card_pack_section(unit, in_battle=in_battle)
+    key = (
+        f"card-pack-section:{unit.pk}:{force.pk}:{force.revision}:"
+        f"{force.campaign.revision}:{int(in_battle)}"
+    )
+    section = cache.get(key)
+    if section is None:
+        section = _card_pack_section(unit, in_battle=in_battle) or False
+        cache.set(key, section, FRAGMENT_SECONDS)
+    return section or None
+
+
+def _card_pack_section(unit: Unit, *, in_battle: bool | None) -> PackSection | None:
     upgrades = unit.active_upgrades()
     purchases = list(unit.pack_requisitions.all())
     force = unit.force

@@ -13,13 +13,12 @@ from campaign import rules, services
 from campaign.models import (
     BattleParticipant,
     CrusadeForce,
-    HistoryEntry,
 )
 
 from .alliances import choosable_alliances, has_alliances_to_pick
 from .counters import PackSection, force_pack_section, has_pack_content
+from .history_lines import HistoryLine, history_page
 from .oob_cards import CardRow, RemovedCard, order_of_battle_cards
-from .paging import paginate
 
 HISTORY_PER_PAGE = 50
 
@@ -187,33 +186,40 @@ def forces_outside_campaigns(user) -> list[CrusadeForce]:
 
 @dataclass(frozen=True)
 class HistoryRow:
-    entry: HistoryEntry
+    entry: HistoryLine
     changes: list[tuple[str, str, str]]
 
 
 @dataclass(frozen=True)
 class ForceHistory:
+    """One page of a force's history: read only when the page is built, not when it
+    comes from the cache (kept under the force's revision, `version`)."""
+
     force: CrusadeForce
-    page: Page
-    rows: list[HistoryRow]
+    number: int | str | None = None
+    """The page asked for."""
+    per_page: int = HISTORY_PER_PAGE
 
+    @property
+    def version(self) -> int:
+        """The force's revision: every history row that names the force moves it on."""
+        return self.force.revision
 
-HISTORY_COLUMNS = tuple(field.name for field in HistoryEntry._meta.concrete_fields)
-"""A history row's own columns: of its actor and card the history shows only the names."""
+    @cached_property
+    def page(self) -> Page:
+        return history_page(self.force.history.all(), self.number, per_page=self.per_page)
+
+    @cached_property
+    def rows(self) -> list[HistoryRow]:
+        return [HistoryRow(entry, change_rows(entry.changes)) for entry in self.page.object_list]
 
 
 def force_history(
     force: CrusadeForce, *, page: int | str | None = None, per_page: int = HISTORY_PER_PAGE
 ) -> ForceHistory:
-    """One page of the force's history, newest first, in two queries."""
-    entries = (
-        force.history.select_related("actor", "unit")
-        .only(*HISTORY_COLUMNS, "actor__username", "unit__name")
-        .order_by("-created_at", "-pk")
-    )
-    shown = paginate(entries, page, per_page=per_page)
-    rows = [HistoryRow(entry, change_rows(entry.changes)) for entry in shown.object_list]
-    return ForceHistory(force, shown, rows)
+    """One page of the force's history, newest first, in two queries (none when the page
+    comes from the cache)."""
+    return ForceHistory(force, page, per_page)
 
 
 def change_rows(changes: dict[str, Any] | None) -> list[tuple[str, str, str]]:

@@ -66,6 +66,8 @@ fixed the second only grows, and the pair never names two states
 
 from __future__ import annotations
 
+import hashlib
+
 from django.db.models import (
     Count,
     Max,
@@ -180,3 +182,8 @@ def waiting_versions(user) -> tuple[int, int]:
         .first()
     )
     return row or (0, 0)
+
+
+def digest(*shown) -> str:
+    """A short name for what a fragment shows (its own values, so never another state)."""
+    return hashlib.sha256(repr(shown).encode()).hexdigest()[:32]

@@ -9,6 +9,7 @@ from django import forms, template
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import pluralize
 from django.urls import get_script_prefix, reverse
+from django.utils.dates import MONTHS_3
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -194,9 +195,8 @@ def order_of_battle_row(row) -> SafeString:
     )
 
 
-@register.simple_tag
 def history_entry(entry, date_format: str, show_unit: bool = False) -> SafeString:
-    """One history row (a `HistoryEntry`): summary, when, by whom, what it concerns and
+    """One history row (a `selectors.HistoryLine`): summary, when, by whom, what it concerns and
     its reason, as the card's timeline and the force's history show it (``show_unit``
     links the unit it concerns).
 
@@ -204,13 +204,13 @@ def history_entry(entry, date_format: str, show_unit: bool = False) -> SafeStrin
     an include per row costs several times as much.
     """
     meta = [
-        f'<time datetime="{_escape(date_filter(entry.created_at, "c"))}">'
-        f"{_escape(date_filter(entry.created_at, date_format))}</time>",
-        _escape(entry.actor.username) if entry.actor_id and entry.actor else "the app",
+        f'<time datetime="{_escape(entry.created_at.isoformat())}">'
+        f"{_escape(_dated(entry.created_at, date_format))}</time>",
+        "the app" if entry.actor_name is None else _escape(entry.actor_name),
     ]
     if show_unit and entry.unit_id:
         address = _escape(_numbered("unit_detail", entry.unit_id))
-        meta.append(f'<a href="{address}">{_escape(entry.unit.name)}</a>')
+        meta.append(f'<a href="{address}">{_escape(entry.unit_name)}</a>')
     if entry.battle_id:
         meta.append(f'<a href="{_escape(_numbered("battle_detail", entry.battle_id))}">battle</a>')
     if entry.is_imported:
@@ -231,6 +231,37 @@ def history_entry(entry, date_format: str, show_unit: bool = False) -> SafeStrin
 
 
 @register.simple_tag
+def history_items(rows, date_format: str, show_unit: bool = False) -> SafeString:
+    """The items of a history list: each row as `history_entry` shows it, in an item of
+    the timeline, with the numbers it changed when the row is a `selectors.HistoryRow`
+    (a `HistoryEntry` alone, as the card's timeline has, shows none). One tag for the
+    list: a tag per row costs a template node, a lookup and a context push each."""
+    items = []
+    for row in rows:
+        entry = getattr(row, "entry", row)
+        changes = "".join(
+            f'<li><span class="changes__what">{_escape(what)}</span> '
+            f'<span class="changes__numbers">{_escape(before)} → {_escape(after)}</span></li>'
+            for what, before, after in (row.changes if entry is not row else ())
+        )
+        listed = f'<ul class="changes">{changes}</ul>' if changes else ""
+        shown = history_entry(entry, date_format, show_unit)
+        items.append(f'<li class="timeline__item">{shown}{listed}</li>')
+    return SafeString("\n".join(items))
+
+
+def _dated(value, date_format: str) -> str:
+    """``value|date:date_format`` for the formats the history rows use, without parsing
+    the format again for every row (the same text; other formats go to the filter)."""
+    day = f"{value.day} {str(MONTHS_3[value.month]).title()} {value.year:04d}"
+    if date_format == "j M Y":
+        return day
+    if date_format == "j M Y, H:i":
+        return f"{day}, {value.hour:02d}:{value.minute:02d}"
+    return date_filter(value, date_format)
+
+
+@register.simple_tag
 def xp_battle_rows(battles) -> SafeString:
     """The rows of the card's "XP by battle" table (`selectors.XpBattle`s): a link to each
     battle, its XP before and after. In Python: the table has a row per battle shown."""
@@ -240,7 +271,7 @@ def xp_battle_rows(battles) -> SafeString:
         rows.append(
             f'<tr><td data-label="Battle"><a href="'
             f'{_escape(_numbered("battle_detail", battle.battle_id))}">'
-            f"{_escape(date_filter(battle.date, 'j M Y'))}{mission}</a></td>"
+            f"{_escape(_dated(battle.date, 'j M Y'))}{mission}</a></td>"
             f'<td data-label="XP before" class="num">{_escape(battle.xp_before)}</td>'
             f'<td data-label="XP after" class="num">{_escape(battle.xp_after)}</td></tr>'
         )

@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import caches
 from django.urls import reverse
 
-from campaign import services
+from campaign import charts, rules, services
 from tests.factories import make_campaign, make_character, make_force, make_unit
 
 from .helpers import count_queries, fight_alone
@@ -85,3 +85,125 @@ def test_it_shows_whom_and_what_a_history_row_names(client, force):
     assert f"· {force.player.username}</p>" in card
     assert f'<a href="{card_url(squad)}">1st Line Squad</a>' in history
     assert f'<a href="{card_url(squad)}">' not in card.split('class="timeline"')[1]
+
+
+def test_it_asks_only_for_the_card_and_its_forces_battle_when_looking_again(client, force):
+    squad = force.units.get(name="1st Line Squad")
+    client.force_login(force.player)
+    url = card_url(squad)
+    count_queries(client, url)
+
+    # The session, its user, the card (with its force and campaign), whether the force
+    # is in a battle: all the rest comes from the cache.
+    assert count_queries(client, url) == 4
+
+
+def test_it_shows_rp_spent_and_a_battle_begun_on_the_card_at_once(client, force):
+    squad = force.units.get(name="1st Line Squad")
+    client.force_login(force.player)
+    url = card_url(squad)
+    assert f"has {force.rp}RP" in client.get(url).content.decode()
+
+    bought = services.increase_supply_limit(actor=force.player, force=force)
+    after_buying = client.get(url).content.decode()
+    services.start_battle(
+        actor=force.player, force=force, battle_size="Incursion", campaign=force.campaign
+    )
+    in_battle = client.get(url).content.decode()
+
+    assert f"has {bought.force.rp}RP" in after_buying
+    assert "while a battle is being fought" not in after_buying
+    assert "while a battle is being fought" in in_battle
+
+
+def test_it_keeps_the_buy_links_to_the_cards_player_whoever_looked_first(client, force):
+    squad = force.units.get(name="1st Line Squad")
+    other = make_force(campaign=force.campaign, name="Cadian 8th")
+    buy = reverse("unit_requisition", args=[squad.pk, "fresh_recruits"])
+
+    client.force_login(other.player)
+    seen_by_other = client.get(card_url(squad)).content.decode()
+    client.force_login(force.player)
+    seen_by_player = client.get(card_url(squad)).content.decode()
+    client.force_login(other.player)
+    seen_again_by_other = client.get(card_url(squad)).content.decode()
+
+    assert buy in seen_by_player
+    assert buy not in seen_by_other and buy not in seen_again_by_other
+
+
+def test_it_shows_each_page_of_the_timeline_and_a_new_row_at_once(client, force):
+    squad = force.units.get(name="1st Line Squad")
+    for i in range(25):
+        services.update_unit_details(actor=force.player, unit=squad, notes=f"Note {i}")
+    client.force_login(force.player)
+    url = card_url(squad)
+    first, second = client.get(url).content.decode(), client.get(url, {"page": 2}).content
+    assert "Note 24" in first and "Page 1 of 2" in first
+    assert "Page 2 of 2" in second.decode()
+
+    services.update_unit_details(actor=force.player, unit=squad, name="Gas Squad")
+    again = client.get(url).content.decode()
+
+    assert "Gas Squad" in again.split('class="timeline"')[1]
+    assert again.count('class="timeline__item"') == 20
+
+
+def test_it_draws_the_xp_chart_again_for_a_new_name_but_not_for_new_notes(
+    client, force, monkeypatch
+):
+    units = list(force.units.order_by("-is_character"))
+    squad = next(u for u in units if not u.is_character)
+    fight_alone(force, units)
+    client.force_login(force.player)
+    url = card_url(squad)
+    drawn = []
+    draw = charts.xp_over_battles
+    monkeypatch.setattr(charts, "xp_over_battles", lambda *a, **k: drawn.append(1) or draw(*a, **k))
+    client.get(url)
+
+    services.update_unit_details(actor=force.player, unit=squad, notes="Held the ridge")
+    client.get(url)
+    after_notes = len(drawn)
+    services.update_unit_details(actor=force.player, unit=squad, name="Gas Squad")
+    page = client.get(url).content.decode()
+
+    assert (after_notes, len(drawn)) == (1, 2)
+    chart = page.split('id="xp-chart-heading"')[1].split("</section>")[0]
+    assert "Gas Squad" in chart and "1st Line Squad" not in chart
+
+
+def test_it_shows_an_open_out_of_action_test_and_a_dearer_enhancement_at_once(client, force):
+    units = list(force.units.order_by("-is_character"))  # the CHARACTER leads as Warlord
+    hero = units[0]
+    squad = next(u for u in units if not u.is_character)
+    client.force_login(force.player)
+    renowned = f'{rules.Requisition.RENOWNED_HEROES.label} <span class="badge">'
+    before = client.get(card_url(hero)).content.decode()
+    assert "Take the Out of Action test" not in client.get(card_url(squad)).content.decode()
+
+    make_character(force, name="Lord Marshal", enhancement="Drill Commander")
+    dearer = client.get(card_url(hero)).content.decode()
+    fight_alone(force, units, destroyed=[squad])
+
+    assert f"{renowned}1RP" in before
+    assert f"{renowned}2RP" in dearer
+    assert "Take the Out of Action test" in client.get(card_url(squad)).content.decode()
+
+
+def test_it_keeps_each_upload_forms_fields_apart_and_shows_a_refusal_next_to_its_field(
+    client, force
+):
+    squad = force.units.get(name="1st Line Squad")
+    client.force_login(force.player)
+    card = client.get(card_url(squad)).content.decode()
+    banner = client.get(reverse("force_detail", args=[force.pk])).content.decode()
+
+    refused = client.post(reverse("unit_picture", args=[squad.pk]), {})
+    again = client.get(card_url(squad)).content.decode()
+
+    assert '<label for="id_picture">Picture</label>' in card
+    assert '<label for="id_picture">Banner picture</label>' in banner
+    assert refused.status_code == 400
+    assert "Choose a picture to upload first." in refused.content.decode()
+    assert "Choose a picture to upload first." not in again

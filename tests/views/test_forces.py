@@ -421,6 +421,23 @@ def test_it_shows_the_last_history_page_for_a_page_past_the_end(client, owner, f
     assert [row.entry.action for row in history["history"].rows] == ["force_created"]
 
 
+def test_it_reads_the_history_once_and_shows_a_change_at_once_on_every_page(client, owner, force):
+    _history(force, 60)
+    client.force_login(owner)
+    url = reverse("force_history", args=[force.pk])
+    first, again = count_queries(client, url), count_queries(client, url)
+    assert "Page 2 of 2" in client.get(url, {"page": 2}).content.decode()
+
+    services.update_force_details(actor=owner, force=force, goals="Hold the line")
+    newest = client.get(url).content.decode()
+    second = client.get(url, {"page": 2}).content.decode()
+
+    assert again < first
+    assert "Hold the line" in newest.split('class="timeline"')[1]
+    assert "Goal 59" in newest and "Goal 9" in second
+    assert second.count('class="timeline__item"') == 12
+
+
 def test_it_reads_the_history_in_the_same_number_of_queries_for_20_and_300_rows(client, owner):
     short, long = _forces_of(owner, _history, 20, 300)
     client.force_login(owner)
