@@ -12,11 +12,9 @@ units, not with units times Leaders.
 from __future__ import annotations
 
 from collections import Counter
-from html import escape
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from campaign import rules
@@ -25,15 +23,18 @@ from campaign.models import BattleParticipant, Unit
 from . import IdsField, agendas
 
 NOT_CHOSEN = ""
-BODYGUARDS = "muster-bodyguards"
-TRANSPORTS = "muster-transports"
+BODYGUARDS = "bodyguards"
+TRANSPORTS = "transports"
 NOBODY = "Nobody (fights on its own)"
 NO_TRANSPORT = "No transport"
 
 
 def _esc(value) -> str:
-    """A value escaped for HTML text or a quoted attribute (as Django escapes it)."""
-    return escape(str(value), quote=True)
+    """A value escaped for HTML text or a double-quoted attribute. A single quote needs no
+    escape in either (Django writes it as ``&#x27;``, five bytes more for every apostrophe
+    of every name on a page of hundreds)."""
+    text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace('"', "&quot;")
 
 
 class UnitsField(IdsField):
@@ -287,7 +288,7 @@ class MusterForm(forms.Form):
                     f"<summary>Two Leaders for {name}?</summary>{box}</details>"
                 )
             rows.append(row + "</li>")
-        return mark_safe("\n".join(rows))  # every value is escaped above
+        return mark_safe("".join(rows))  # every value is escaped above
 
     def warlord_options(self) -> SafeString:
         """The Warlord select's options (its CHARACTERs), the one chosen selected."""
@@ -302,12 +303,11 @@ class MusterForm(forms.Form):
 
     def unit_lists(self) -> SafeString:
         """The Bodyguards and transports the rows' boxes offer, each list once."""
-        return format_html(
-            '<datalist id="{}">{}</datalist><datalist id="{}">{}</datalist>',
-            BODYGUARDS,
-            format_html_join("", '<option value="{}">', ((u.name,) for u in self.bodyguards)),
-            TRANSPORTS,
-            format_html_join("", '<option value="{}">', ((u.name,) for u in self.transports)),
+        guards = "".join(f'<option value="{_esc(u.name)}">' for u in self.bodyguards)
+        rides = "".join(f'<option value="{_esc(u.name)}">' for u in self.transports)
+        return mark_safe(  # every value is escaped here
+            f'<datalist id="{BODYGUARDS}">{guards}</datalist>'
+            f'<datalist id="{TRANSPORTS}">{rides}</datalist>'
         )
 
     @property
