@@ -280,7 +280,7 @@ def army_crusade_points(units: list[Unit], selected: set[int]) -> int:
 def muster_units(participant: BattleParticipant, *, details: bool = True) -> list:
     """The units a force may muster, CHARACTERS first, then by name. ``details``: the
     page as first shown, the Order of Battle's plain rows (`order_of_battle_cards`: their
-    Crusade points and what waits for each, a query per list whatever the force's size);
+    Crusade points and what waits for each, in two queries whatever the force's size);
     else the `Unit`s alone, their details read later by `MusterPage.with_details`."""
     if details:
         return muster_cards(participant.force)
