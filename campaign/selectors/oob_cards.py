@@ -9,8 +9,10 @@ waits for it) is worked out once here.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import CharField, F, IntegerField, Value
 
 from campaign import rules
@@ -125,39 +127,64 @@ ROW_FIELDS = (
 )
 
 
-HONOUR, SCAR, PROMOTION, UPGRADE, TEST = range(5)
+KINDS = HONOUR, SCAR, PROMOTION, UPGRADE, TEST = range(5)
 """What a row of `_details` is about."""
 
 
 def _details(force: CrusadeForce) -> dict[int, dict[int, list[tuple]]]:
     """What each active card of the force holds or waits for, by kind (`HONOUR` ...) and
-    card, in one query: its active honours (name, category, relic category), scars
-    (name), pending promotions and open Out of Action tests (their keys) and active
-    upgrades (their Crusade points), each kind in the order its model lists it (when
-    gained or raised, then by key). One query rather than one per kind: on the first
-    look after a change, building and running each query cost more than its few rows."""
+    card, as (key, three texts, a number): its active honours (name, category, relic
+    category), scars (name), pending promotions and open Out of Action tests (their
+    keys) and active upgrades (their Crusade points), each kind in the order its model
+    lists it (when gained or raised, then by key).
+
+    One query, its SQL built once a process (`_details_statement`): on the first look
+    after a change, building the five queries' SQL cost far more than running them."""
+    sql, params = _details_statement(connection.vendor)
+    params = [force.pk if param == SOME_FORCE else param for param in params]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    found: dict[int, dict[int, list[tuple]]] = {kind: {} for kind in KINDS}
+    for kind, unit_id, _, key, a, b, c, number in rows:
+        found[int(kind)].setdefault(unit_id, []).append((key, a, b, c, number))
+    return found
+
+
+SOME_FORCE = -987654321
+"""A key no force has: `_details_statement`'s SQL is built for it, then run for a force."""
+
+
+@functools.cache
+def _details_statement(vendor: str) -> tuple[str, tuple]:
+    """The SQL of `_details_query` and its parameters, for the database in use (`vendor`
+    names it: the SQL differs only from one kind of database to another)."""
+    return _details_query(SOME_FORCE).query.sql_with_params()
+
+
+def _details_query(force_pk: int):
+    """`_details` as a query: the five kinds' rows, one after the other."""
     prefetched = {p.to_attr: p.queryset for p in card_prefetches()}
-    kinds = (
-        (
-            HONOUR,
+    kinds = {
+        HONOUR: (
             prefetched["active_honour_list"],
             "gained_at",
             ("name", "category", "relic_category"),
         ),
-        (SCAR, BattleScar.objects.filter(status=BattleScar.Status.ACTIVE), "gained_at", ("name",)),
-        (PROMOTION, prefetched["pending_promotion_list"], "created_at", ()),
-        (UPGRADE, prefetched["active_upgrade_list"], "gained_at", ()),
-        (TEST, OutOfActionTest.objects.open(), "created_at", ()),
-    )
+        SCAR: (BattleScar.objects.filter(status=BattleScar.Status.ACTIVE), "gained_at", ("name",)),
+        PROMOTION: (prefetched["pending_promotion_list"], "created_at", ()),
+        UPGRADE: (prefetched["active_upgrade_list"], "gained_at", ()),
+        TEST: (OutOfActionTest.objects.open(), "created_at", ()),
+    }
     no_text = Value(None, output_field=CharField())
     branches = []
-    for kind, queryset, at, texts in kinds:
+    for kind, (queryset, at, texts) in kinds.items():
         text = [F(name) for name in texts] + [no_text] * (3 - len(texts))
         number = (
             F("crusade_points") if kind == UPGRADE else Value(None, output_field=IntegerField())
         )
         branches.append(
-            queryset.filter(unit__force=force)
+            queryset.filter(unit__force_id=force_pk)
             .order_by()
             .annotate(
                 detail_kind=Value(kind, output_field=IntegerField()),
@@ -172,11 +199,7 @@ def _details(force: CrusadeForce) -> dict[int, dict[int, list[tuple]]]:
             .values_list(*DETAIL_COLUMNS)
         )
     first, *others = branches
-    rows = first.union(*others, all=True).order_by("detail_kind", "detail_at", "detail_key")
-    found: dict[int, dict[int, list[tuple]]] = {kind: {} for kind, *_ in kinds}
-    for kind, unit_id, _, key, a, b, c, number in rows:
-        found[int(kind)].setdefault(unit_id, []).append((key, a, b, c, number))
-    return found
+    return first.union(*others, all=True).order_by("detail_kind", "detail_at", "detail_key")
 
 
 DETAIL_COLUMNS = (
