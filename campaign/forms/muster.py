@@ -18,9 +18,10 @@ from django.core.exceptions import ValidationError
 from django.utils.safestring import SafeString, mark_safe
 
 from campaign import rules
-from campaign.models import BattleParticipant, Unit
+from campaign.models import BattleParticipant, CustomContent, Unit
 
-from . import IdsField, agendas
+from . import IdsField
+from .agendas import add_picks_field, clean_picks
 
 NOT_CHOSEN = ""
 BODYGUARDS = "bodyguards"
@@ -91,7 +92,14 @@ class MusterForm(forms.Form):
         coerce=int, empty_value=None, required=False, label="Warlord", choices=()
     )
 
-    def __init__(self, *args, participant: BattleParticipant, units: list[Unit], **kwargs):
+    def __init__(
+        self,
+        *args,
+        participant: BattleParticipant,
+        units: list[Unit],
+        agendas: list[CustomContent] | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.participant = participant
         self.unit_list = units
@@ -147,7 +155,7 @@ class MusterForm(forms.Form):
                         keys=ride_keys,
                         nobody=NO_TRANSPORT,
                     )
-        agendas.add_picks_field(self, participant)
+        add_picks_field(self, participant, agendas)
 
     def _led_twice(self, leaders: list[Unit]) -> set[int]:
         """Units two or more Leaders join in the posted form (any unit, so a second
@@ -210,7 +218,7 @@ class MusterForm(forms.Form):
                 self.add_error(name, f"Add {self.by_pk[transport].name} to the army first.")
         if not (data.get("detachment") or "").strip():
             self.add_error("detachment", "Name your Detachment rules.")
-        agendas.clean_picks(self, data)
+        clean_picks(self, data)
         return data
 
     # The page: one row per unit, and the lists of Bodyguards and transports once.
