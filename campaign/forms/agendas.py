@@ -29,21 +29,27 @@ def agenda_label(agenda: CustomContent) -> str:
     return f"{agenda.name} ({', '.join(notes)})"
 
 
-def add_picks_field(form: forms.Form, participant: BattleParticipant) -> None:
+def add_picks_field(
+    form: forms.Form, participant: BattleParticipant, offered: list[CustomContent] | None = None
+) -> None:
     """The muster form's Agenda picks: the campaign's Agendas, as many as its packs allow
-    (no field when its packs hold none)."""
-    campaign_id = agenda_service.campaign_of(participant)
-    offered = agenda_service.offered(campaign_id)
-    form.agendas_allowed = agenda_service.allowed(campaign_id)
+    (no field when its packs hold none). ``offered``: those Agendas, as the page has them
+    already (`selectors.muster_agendas`)."""
+    queryset = agenda_service.offered(agenda_service.campaign_of(participant))
+    # Read once: the boxes, the effects the page lists and how many may be picked all come
+    # from this list (the field's own queryset only checks what is posted).
+    form.agenda_list = list(queryset) if offered is None else offered
+    form.agendas_allowed = agenda_service.allowed_among(form.agenda_list)
     if not form.agendas_allowed:
         return
     n = form.agendas_allowed
-    form.fields[agenda_service.PICKS_FIELD] = AgendaChoiceField(
-        queryset=offered,
+    field = form.fields[agenda_service.PICKS_FIELD] = AgendaChoiceField(
+        queryset=queryset,
         required=False,
         label="Agendas",
         help_text=f"Pick up to {n} Agenda{'s' if n != 1 else ''} for this battle.",
     )
+    field.choices = [(agenda.pk, agenda_label(agenda)) for agenda in form.agenda_list]
     if not form.is_bound:
         form.initial.setdefault(
             agenda_service.PICKS_FIELD,

@@ -18,12 +18,14 @@ from campaign.models import (
     BattleParticipant,
     BattleUnit,
     CrusadeForce,
+    CustomContent,
     OutOfActionTest,
     Promotion,
     Unit,
     card_prefetches,
     fact_prefetches,
 )
+from campaign.services import agendas as agenda_service
 from campaign.services.battles import disagreement, recording_refusal
 
 from .agendas import agenda_picks, show_achievements
@@ -248,6 +250,11 @@ class MusterPage:
         return self
 
     @cached_property
+    def agendas(self) -> list[CustomContent]:
+        """The Agendas the side may pick (`muster_agendas`)."""
+        return muster_agendas(self.participant)
+
+    @cached_property
     def keywords(self) -> dict[int, list[str]]:
         """Unit pk -> the rule-changing keywords shown beside it."""
         return {unit.pk: keyword_labels(unit) for unit in self.units if unit.keywords}
@@ -280,7 +287,7 @@ def army_crusade_points(units: list[Unit], selected: set[int]) -> int:
 def muster_units(participant: BattleParticipant, *, details: bool = True) -> list:
     """The units a force may muster, CHARACTERS first, then by name. ``details``: the
     page as first shown, the Order of Battle's plain rows (`order_of_battle_cards`: their
-    Crusade points and what waits for each, a query per list whatever the force's size);
+    Crusade points and what waits for each, in two queries whatever the force's size);
     else the `Unit`s alone, their details read later by `MusterPage.with_details`."""
     if details:
         return muster_cards(participant.force)
@@ -299,6 +306,25 @@ def muster_cards(force: CrusadeForce) -> list[CardRow]:
         cards.sort(key=lambda card: not card.is_character)  # stable: names stay in order
         cache.set(key, cards, FRAGMENT_SECONDS)
     return cards
+
+
+def muster_agendas(participant: BattleParticipant) -> list[CustomContent]:
+    """The Agendas the side's campaign offers (`services.agendas.offered`), with their
+    packs, cached under the campaign's revision (see `selectors.versions`): a pack enabled
+    or turned off, an Agenda added, edited or retired, writes a history row that names the
+    campaign (every campaign that enabled a library pack), so a cached list is right or
+    never asked for again. Outside a campaign's battle, read each time."""
+    battle = participant.battle
+    offered = agenda_service.offered(agenda_service.campaign_of(participant))
+    if battle.campaign_id is None:
+        return list(offered)
+    campaign = battle.campaign
+    key = f"muster-agendas:{campaign.pk}:{campaign.revision}"
+    agendas = cache.get(key)
+    if agendas is None:
+        agendas = list(offered)
+        cache.set(key, agendas, FRAGMENT_SECONDS)
+    return agendas
 
 
 def _card_pending_links(cards: list[CardRow]) -> dict[int, PendingLink]:

@@ -153,7 +153,7 @@ def order_of_battle(
 ) -> OrderOfBattle:
     """The Order of Battle page's data, in no query more than its force's while no battle
     not over invited or holds it (most of the time), and one (two while an invitation
-    waits) when one does; its units table in four more when it is not cached, whatever the
+    waits) when one does; its units table in two more when it is not cached, whatever the
     force's size. The force is fetched again unless ``fetched``: it just came from its
     access helper, from `order_of_battle_forces`, and no change has been made since."""
     if not fetched:

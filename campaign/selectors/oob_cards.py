@@ -1,14 +1,19 @@
 """The Order of Battle's cards as plain rows: read as values, not as model instances.
 
 The units table has a row per card, and building 200 `Unit` instances with their
-honours, scars, promotions and upgrades cost more than the rows they brought. Each
-list is read by the force (a join) in one query of the columns the table shows, and
-what a row needs (rank, Crusade points, what waits for it) is worked out once here.
+honours, scars, promotions and upgrades cost more than the rows they brought. The cards
+are read by the force in one query of the columns the table shows, what they hold and
+wait for in one more (`_details`), and what a row needs (rank, Crusade points, what
+waits for it) is worked out once here.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+
+from django.db import connection
+from django.db.models import CharField, F, IntegerField, Value
 
 from campaign import rules
 from campaign.models import BattleHonour, BattleScar, CrusadeForce, OutOfActionTest, Unit
@@ -122,27 +127,102 @@ ROW_FIELDS = (
 )
 
 
-def _by_unit(queryset, force: CrusadeForce, *fields: str) -> dict[int, list[tuple]]:
-    found: dict[int, list[tuple]] = {}
-    for unit_id, *values in queryset.filter(unit__force=force).values_list("unit_id", *fields):
-        found.setdefault(unit_id, []).append(values)
+KINDS = HONOUR, SCAR, PROMOTION, UPGRADE, TEST = range(5)
+"""What a row of `_details` is about."""
+
+
+def _details(force: CrusadeForce) -> dict[int, dict[int, list[tuple]]]:
+    """What each active card of the force holds or waits for, by kind (`HONOUR` ...) and
+    card, as (key, three texts, a number): its active honours (name, category, relic
+    category), scars (name), pending promotions and open Out of Action tests (their
+    keys) and active upgrades (their Crusade points), each kind in the order its model
+    lists it (when gained or raised, then by key).
+
+    One query, its SQL built once a process (`_details_statement`): on the first look
+    after a change, building the five queries' SQL cost far more than running them."""
+    sql, params = _details_statement(connection.vendor)
+    params = [force.pk if param == SOME_FORCE else param for param in params]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    found: dict[int, dict[int, list[tuple]]] = {kind: {} for kind in KINDS}
+    for kind, unit_id, _, key, a, b, c, number in rows:
+        found[int(kind)].setdefault(unit_id, []).append((key, a, b, c, number))
     return found
+
+
+SOME_FORCE = -987654321
+"""A key no force has: `_details_statement`'s SQL is built for it, then run for a force."""
+
+
+@functools.cache
+def _details_statement(vendor: str) -> tuple[str, tuple]:
+    """The SQL of `_details_query` and its parameters, for the database in use (`vendor`
+    names it: the SQL differs only from one kind of database to another)."""
+    return _details_query(SOME_FORCE).query.sql_with_params()
+
+
+def _details_query(force_pk: int):
+    """`_details` as a query: the five kinds' rows, one after the other."""
+    prefetched = {p.to_attr: p.queryset for p in card_prefetches()}
+    kinds = {
+        HONOUR: (
+            prefetched["active_honour_list"],
+            "gained_at",
+            ("name", "category", "relic_category"),
+        ),
+        SCAR: (BattleScar.objects.filter(status=BattleScar.Status.ACTIVE), "gained_at", ("name",)),
+        PROMOTION: (prefetched["pending_promotion_list"], "created_at", ()),
+        UPGRADE: (prefetched["active_upgrade_list"], "gained_at", ()),
+        TEST: (OutOfActionTest.objects.open(), "created_at", ()),
+    }
+    no_text = Value(None, output_field=CharField())
+    branches = []
+    for kind, (queryset, at, texts) in kinds.items():
+        text = [F(name) for name in texts] + [no_text] * (3 - len(texts))
+        number = (
+            F("crusade_points") if kind == UPGRADE else Value(None, output_field=IntegerField())
+        )
+        branches.append(
+            queryset.filter(unit__force_id=force_pk)
+            .order_by()
+            .annotate(
+                detail_kind=Value(kind, output_field=IntegerField()),
+                detail_unit=F("unit_id"),
+                detail_at=F(at),
+                detail_key=F("pk"),
+                detail_a=text[0],
+                detail_b=text[1],
+                detail_c=text[2],
+                detail_number=number,
+            )
+            .values_list(*DETAIL_COLUMNS)
+        )
+    first, *others = branches
+    return first.union(*others, all=True).order_by("detail_kind", "detail_at", "detail_key")
+
+
+DETAIL_COLUMNS = (
+    "detail_kind",
+    "detail_unit",
+    "detail_at",
+    "detail_key",
+    "detail_a",
+    "detail_b",
+    "detail_c",
+    "detail_number",
+)
 
 
 def order_of_battle_cards(force: CrusadeForce) -> tuple[list[CardRow], list[RemovedCard]]:
     """The force's active cards by name (with their badges and what waits for each) and
-    its removed ones, in six queries whatever the force's size."""
+    its removed ones, in two queries whatever the force's size."""
     units = list(force.units.order_by("name", "pk").values(*ROW_FIELDS))
     if not units:
         return [], []
-    prefetched = {p.to_attr: p.queryset for p in card_prefetches()}
-    honours = _by_unit(
-        prefetched["active_honour_list"], force, "name", "category", "relic_category"
-    )
-    scars = _by_unit(BattleScar.objects.filter(status=BattleScar.Status.ACTIVE), force, "name")
-    promotions = _by_unit(prefetched["pending_promotion_list"], force, "pk")
-    upgrades = _by_unit(prefetched["active_upgrade_list"], force, "crusade_points")
-    tests = _by_unit(OutOfActionTest.objects.open(), force, "pk")
+    details = _details(force)
+    honours, scars, promotions = details[HONOUR], details[SCAR], details[PROMOTION]
+    upgrades, tests = details[UPGRADE], details[TEST]
     storage = Unit._meta.get_field("thumbnail").storage
     rows, removed = [], []
     for unit in units:
@@ -169,9 +249,9 @@ def order_of_battle_cards(force: CrusadeForce) -> tuple[list[CardRow], list[Remo
                 no_xp=not keywords.isdisjoint(rules.NO_XP_KEYWORDS),
                 is_titanic=rules.Keyword.TITANIC in keywords,
                 agenda_tally=sum((unit["agenda_tallies"] or {}).values()),
-                honours=[HonourBadge(*h) for h in honours.get(pk, ())],
-                scars=[ScarBadge(*s) for s in scars.get(pk, ())],
-                upgrade_points=[u[0] for u in upgrades.get(pk, ())],
+                honours=[HonourBadge(h[1], h[2], h[3]) for h in honours.get(pk, ())],
+                scars=[ScarBadge(s[1]) for s in scars.get(pk, ())],
+                upgrade_points=[u[4] for u in upgrades.get(pk, ())],
                 pending_promotion_pks=[p[0] for p in promotions.get(pk, ())],
                 pending_test_pks=[t[0] for t in tests.get(pk, ())],
                 keywords=keywords,

@@ -6,12 +6,13 @@ rules are `rules.agendas`. Each mark names a picked Agenda by its `CustomContent
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
 
 from campaign import rules
 from campaign.models import (
@@ -21,7 +22,6 @@ from campaign.models import (
     Battle,
     BattleParticipant,
     BattleUnit,
-    ContentPack,
     CustomContent,
     Unit,
 )
@@ -60,17 +60,17 @@ def offered(campaign_id: int | None) -> QuerySet[CustomContent]:
 
 def allowed(campaign_id: int | None) -> int:
     """How many Agendas a side of this campaign picks for a battle."""
-    packs = (
-        ContentPack.objects.filter(enabled_in__campaign_id=campaign_id)
-        .annotate(
-            agendas=Count(
-                "items",
-                filter=Q(items__kind=CustomContent.Kind.AGENDA, items__retired_at__isnull=True),
-            )
-        )
-        .values_list("agendas", "agendas_per_battle")
+    return allowed_among(list(offered(campaign_id)))
+
+
+def allowed_among(agendas: Sequence[CustomContent]) -> int:
+    """How many Agendas a side picks, from the Agendas its campaign offers (`offered`,
+    with their packs): the packs that hold none allow none."""
+    held = Counter(agenda.pack_id for agenda in agendas)
+    packs = {agenda.pack_id: agenda.pack for agenda in agendas}
+    return rules.agendas_per_battle(
+        rules.PackAgendas(n, packs[pk].agendas_per_battle) for pk, n in held.items()
     )
-    return rules.agendas_per_battle(rules.PackAgendas(n, per) for n, per in packs)
 
 
 def terms(agenda: CustomContent):

@@ -177,7 +177,13 @@ def _muster_context(
 
 
 def _muster_form(page: selectors.MusterPage, data) -> MusterForm:
-    return MusterForm(data, initial=page.initial, participant=page.participant, units=page.units)
+    return MusterForm(
+        data,
+        initial=page.initial,
+        participant=page.participant,
+        units=page.units,
+        agendas=page.agendas,
+    )
 
 
 @require_http_methods(["GET", "POST"])

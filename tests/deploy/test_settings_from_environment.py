@@ -149,9 +149,9 @@ VERSIONED = [
 ]
 """Modules that keep in the cache only what is keyed by a version read from the database
 with the page's own rows (the force's pack section under the force's and its campaign's
-revisions, `selectors.versions`; the muster form's cards under the force's revision; the
-organisers' history count under their campaign's and forces' revisions), like the templates'
-fragments: never stale either."""
+revisions, `selectors.versions`; the muster form's cards under the force's revision and
+its Agendas under the campaign's; the organisers' history count under their campaign's and
+forces' revisions), like the templates' fragments: never stale either."""
 
 
 def test_it_uses_no_cache_that_processes_would_have_to_share():

@@ -2,8 +2,10 @@
 
 import io
 import zipfile
+from xml.etree import ElementTree
 
 import pytest
+from defusedxml.ElementTree import fromstring as defused_fromstring
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -268,6 +270,26 @@ def test_it_refuses_xml_entities_and_dtds(document):
     with pytest.raises(RosterError, match="refused for safety") as refusal:
         parse_roster(document)
     assert "root:" not in refusal.value.message
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+@pytest.mark.parametrize("document", [BILLION_LAUGHS, EXTERNAL_ENTITY, EXTERNAL_DTD])
+def test_it_refuses_entities_and_dtds_in_an_encoding_whose_bytes_hide_them(document, encoding):
+    """Declarations are looked for by their bytes before the fast parser is used; in
+    UTF-16 or UTF-32 they can't be, so such a document always goes to `defusedxml`."""
+    with pytest.raises(RosterError):
+        parse_roster(document.replace('<?xml version="1.0"?>\n', "").encode(encoding))
+
+
+def test_it_reads_every_sample_roster_file_as_defusedxml_reads_it():
+    """The standard library's parser, used for a document that declares nothing, gives
+    the very tree `defusedxml` gives."""
+    for name, data in SAMPLE_BYTES.items():
+        if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+            continue
+        fast = battlescribe._read_xml(data)
+        safe = defused_fromstring(data, forbid_dtd=True, forbid_entities=True)
+        assert ElementTree.tostring(fast) == ElementTree.tostring(safe), name
 
 
 def test_it_refuses_an_html_page_as_not_a_roster():

@@ -58,6 +58,25 @@ def test_it_offers_the_campaigns_agendas_on_the_muster_page(client, table):
     assert "Hold it." in html  # the Agenda's effect, to read before picking
 
 
+def test_it_shows_a_change_to_the_campaigns_agendas_on_the_next_look_at_the_muster_page(
+    client, table
+):
+    """The Agendas on offer are kept under the campaign's revision: a retired one goes, and
+    a pack turned off takes its Agendas with it, at the very next look."""
+    client.force_login(table.owner)
+    url = reverse("army_muster", args=[table.mine.pk])
+    assert "Trophy Takers" in client.get(url).content.decode()
+
+    services.retire_custom_content(actor=table.organiser, content=agenda("Trophy Takers"))
+    html = client.get(url).content.decode()
+    assert "Trophy Takers" not in html
+    assert "Hold the Beacon" in html
+
+    pack = agenda("Hold the Beacon").pack
+    services.disable_pack(actor=table.organiser, campaign=table.campaign, pack=pack)
+    assert 'name="agendas"' not in client.get(url).content.decode()
+
+
 def test_it_shows_no_agendas_where_the_campaigns_packs_hold_none(client):
     table = set_table(muster=False)
     client.force_login(table.owner)

@@ -209,6 +209,25 @@ def test_it_marks_a_unit_with_a_pending_promotion_and_links_to_settle_it(client,
     assert f'id="muster-unit-{table.captain.pk}" disabled' in html
 
 
+def test_it_marks_a_unit_with_an_open_out_of_action_test_here_and_on_the_order_of_battle(
+    client, table
+):
+    record(table, destroyed=[table.squad])
+    test = OutOfActionTest.objects.get(unit=table.squad)
+    battle = services.start_battle(
+        actor=table.owner, force=table.force, battle_size="Incursion", campaign=table.campaign
+    )
+    client.force_login(table.owner)
+
+    html = client.get(reverse("army_muster", args=[battle.participants.get().pk])).content.decode()
+    page = client.get(reverse("force_detail", args=[table.force.pk])).content.decode()
+
+    assert reverse("out_of_action", args=[test.pk]) in html
+    assert f'id="muster-unit-{table.squad.pk}" disabled' in html
+    assert f'id="muster-unit-{table.captain.pk}" disabled' not in html
+    assert f'href="{reverse("out_of_action", args=[test.pk])}">Out of Action test' in page
+
+
 def test_it_refuses_get_on_the_live_muster_check(client, unmustered):
     table = unmustered
     client.force_login(table.owner)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import re
 import time
 from pathlib import Path
 
 import pytest
+from django.core import signing
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -16,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campaign import documents, rules, selectors, services
+from campaign.forms.imports import SALT, unseal
 from campaign.models import CrusadeForce, HistoryEntry, Unit
 from campaign.rosters import ACCEPTED, MAX_BYTES
 from tests.factories import make_campaign, make_force, make_unit, make_user
@@ -231,6 +234,19 @@ def test_it_refuses_a_preview_whose_list_was_changed_in_the_browser(client, play
     response = confirm(client, data)
 
     refused_page(response, "This preview has expired or was changed")
+
+
+def test_it_still_reads_a_preview_sealed_before_its_bytes_were_compressed_first(client, player):
+    """A preview shown before the list's bytes were packed this way is good for its day."""
+    data = answers(preview(client, PLAGUE))
+    raw, name = unseal(data["roster"])
+    payload = {"data": base64.b64encode(raw).decode("ascii"), "name": name}
+    data["roster"] = signing.dumps(payload, salt=SALT, compress=True)
+
+    response = client.post(reverse("force_import"), {**data, "recalculate": "1"})
+
+    assert response.status_code == 200
+    assert unseal(token(response)) == (raw, name)
 
 
 # --------------------------------------------------------------------------- confirm
