@@ -1,10 +1,13 @@
 """Hostile input: any bytes give a Roster or a RosterError, never another exception."""
 
+import encodings
 import io
+import pkgutil
 import zipfile
 from xml.etree import ElementTree
 
 import pytest
+from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring as defused_fromstring
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -279,6 +282,28 @@ def test_it_refuses_entities_and_dtds_in_an_encoding_whose_bytes_hide_them(docum
     UTF-16 or UTF-32 they can't be, so such a document always goes to `defusedxml`."""
     with pytest.raises(RosterError):
         parse_roster(document.replace('<?xml version="1.0"?>\n', "").encode(encoding))
+
+
+def test_it_never_expands_an_entity_whatever_encoding_a_file_names():
+    """Declarations are found by their bytes. A file may name any encoding Python knows
+    (EBCDIC, say, where ``<!DOCTYPE`` has other bytes): none of them gets an entity read."""
+    body = '<!DOCTYPE roster [<!ENTITY boom "BOOM">]><roster>&boom;</roster>'
+    tried = 0
+    for codec in sorted(m.name for m in pkgutil.iter_modules(encodings.__path__)):
+        try:
+            encoded = body.encode(codec)
+        except (LookupError, UnicodeError, TypeError, ValueError):
+            continue
+        if not isinstance(encoded, bytes):
+            continue
+        tried += 1
+        data = f'<?xml version="1.0" encoding="{codec}"?>'.encode() + encoded
+        try:
+            root = battlescribe._read_xml(data)
+        except (DefusedXmlException, ElementTree.ParseError, ValueError, LookupError):
+            continue
+        assert "BOOM" not in (root.text or ""), codec
+    assert tried > 50
 
 
 def test_it_reads_every_sample_roster_file_as_defusedxml_reads_it():
