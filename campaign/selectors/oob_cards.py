@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import CharField, F, IntegerField, Value
+from django.db.models.functions import Cast
 
 from campaign import rules
 from campaign.models import BattleHonour, BattleScar, CrusadeForce, OutOfActionTest, Unit
@@ -176,12 +177,15 @@ def _details_query(force_pk: int):
         UPGRADE: (prefetched["active_upgrade_list"], "gained_at", ()),
         TEST: (OutOfActionTest.objects.open(), "created_at", ()),
     }
-    no_text = Value(None, output_field=CharField())
+    # Typed NULLs: PostgreSQL takes a bare NULL of a union's first branches for text.
+    no_text = Cast(Value(None), output_field=CharField())
     branches = []
     for kind, (queryset, at, texts) in kinds.items():
         text = [F(name) for name in texts] + [no_text] * (3 - len(texts))
         number = (
-            F("crusade_points") if kind == UPGRADE else Value(None, output_field=IntegerField())
+            F("crusade_points")
+            if kind == UPGRADE
+            else Cast(Value(None), output_field=IntegerField())
         )
         branches.append(
             queryset.filter(unit__force_id=force_pk)
