@@ -72,10 +72,12 @@ def add_mark_fields(form: forms.Form, participant: BattleParticipant, army: list
     form.agenda_fields = {}
     if not form.agenda_picks:
         return
-    recorded = {
-        (row.battle_unit_id, row.agenda_id): row.times
-        for row in AgendaAchievement.objects.filter(battle_unit__participant=participant)
-    }
+    recorded = {}
+    if participant.claimed_result:  # only a side's own record writes its achievements
+        recorded = {
+            (row.battle_unit_id, row.agenda_id): row.times
+            for row in AgendaAchievement.objects.filter(battle_unit__participant=participant)
+        }
     for agenda_pk, agenda in form.agenda_picks.items():
         tally = agenda_service.terms(agenda).keeps_tally
         for entry in army:

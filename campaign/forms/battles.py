@@ -191,6 +191,7 @@ class SideRecordForm(forms.Form):
             label=f"Result for {name}",
             choices=[(NOT_CHOSEN, "Choose…"), *rules.choices(rules.BattleResult)],
             initial=participant.claimed_result,
+            widget=PlainSelect,
         )
         eligible = [
             e
@@ -205,6 +206,7 @@ class SideRecordForm(forms.Form):
             required=False,
             initial=next((e.pk for e in army if e.marked_for_greatness), NOT_CHOSEN),
             choices=[(NOT_CHOSEN, "No unit")] + [(e.pk, e.unit.name) for e in eligible],
+            widget=PlainSelect,
         )
         for entry in army:
             pk, unit = entry.pk, entry.unit.name
@@ -260,20 +262,6 @@ class SideRecordForm(forms.Form):
 
     def agenda_rows(self) -> list[dict]:
         return agendas.agenda_rows(self)
-
-    def units(self) -> list[dict]:
-        """For the template: each unit of the army with its bound fields."""
-        return [
-            {
-                "entry": e,
-                "name": e.unit.name,
-                "destroyed": self[f"destroyed_{e.pk}"],
-                "kills": self[f"kills_{e.pk}"],
-                "bonus": self[f"bonus_{e.pk}"],
-                "reason": self[f"reason_{e.pk}"],
-            }
-            for e in self.army
-        ]
 
 
 class RollForm(forms.Form):

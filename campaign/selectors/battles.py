@@ -381,7 +381,7 @@ class RecordPage:
 def record_page(participant: BattleParticipant) -> RecordPage:
     """One side's army, ready for its player to record what each unit did."""
     army = (
-        BattleUnit.objects.select_related("unit", "attached_to__unit")
+        BattleUnit.objects.select_related("unit")
         .prefetch_related(*fact_prefetches("unit__"))
         .order_by("pk")
     )
@@ -390,4 +390,5 @@ def record_page(participant: BattleParticipant) -> RecordPage:
     side = next(s for s in sides if s.pk == participant.pk)
     side.battle = battle
     prefetch_related_objects([side], Prefetch("army", queryset=army))
+    _link_entries(list(side.army.all()))  # a Leader and its Bodyguard are of one army
     return RecordPage(side, recording_refusal(battle, sides, side))
