@@ -27,7 +27,13 @@ from campaign.models import (
 from campaign.services.battles import disagreement, recording_refusal
 
 from .agendas import agenda_picks, show_achievements
-from .blessings import BLESSING_PICKS, BlessingsPanel, blessings_panel, with_cards
+from .blessings import (
+    BLESSING_PICKS,
+    BlessingsPanel,
+    blessings_panel,
+    cards_needed,
+    with_cards,
+)
 from .labels import keyword_labels
 from .oob_cards import CardRow, order_of_battle_cards
 from .versions import FRAGMENT_SECONDS
@@ -196,7 +202,8 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
             .order_by("unit__name", "rank")
         )
     starter = user.is_authenticated and battle.created_by_id == user.pk
-    with_cards(battle, participants)
+    if cards_needed(battle, participants):
+        with_cards(battle, participants)
     panel = blessings_panel(battle, participants, user=user)
     return BattlePage(battle, can_write, starter, sides, promotions, panel)
 
