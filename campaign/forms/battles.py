@@ -70,7 +70,9 @@ class BattleCreateForm(forms.Form):
         empty_label=None,
         widget=PlainSelect,
     )
-    battle_size = forms.ChoiceField(choices=battle_size_choices, initial="Strike Force")
+    battle_size = forms.ChoiceField(
+        choices=battle_size_choices, initial="Strike Force", widget=PlainSelect
+    )
     mission = forms.CharField(max_length=120, required=False)
     date = forms.DateField(
         initial=timezone.localdate,

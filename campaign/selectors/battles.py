@@ -193,7 +193,9 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
         for p in participants
     ]
     promotions = []
-    if battle.status == Battle.Status.COMPLETED and can_write:
+    # A battle's promotions are made as it completes, one for each its entries earned.
+    earned = any(entry.promotions_earned for entry in entries)
+    if battle.status == Battle.Status.COMPLETED and can_write and earned:
         promotions = list(
             Promotion.objects.filter(
                 battle=battle, status=Promotion.Status.PENDING, unit__force__player=user
