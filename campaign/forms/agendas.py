@@ -10,6 +10,7 @@ from campaign.models import AgendaAchievement, BattleParticipant, BattleUnit, Cu
 from campaign.services import agendas as agenda_service
 
 from . import IdsField
+from .widgets import TallyInput
 
 
 class AgendaChoiceField(IdsField):
@@ -90,7 +91,7 @@ def add_mark_fields(form: forms.Form, participant: BattleParticipant, army: list
                     max_value=99,
                     required=False,
                     initial=times or None,
-                    widget=forms.NumberInput(attrs={"placeholder": "0", "inputmode": "numeric"}),
+                    widget=TallyInput,
                 )
             else:
                 field = forms.BooleanField(

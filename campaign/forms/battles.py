@@ -32,7 +32,7 @@ from campaign.services.battles import UnitOutcome
 
 from . import IdsField, agendas
 from .requisitions import RenownedHeroesForm
-from .widgets import PlainSelect
+from .widgets import PlainSelect, TallyInput
 
 NOT_CHOSEN = ""
 
@@ -198,8 +198,15 @@ def _tally(label: str, recorded: int) -> forms.IntegerField:
         max_value=99,
         required=False,
         initial=recorded or None,
-        widget=forms.NumberInput(attrs={"placeholder": "0", "inputmode": "numeric"}),
+        widget=TallyInput,
     )
+
+
+class BonusReasonInput(forms.TextInput):
+    """Why a unit earned bonus XP (a class, like `TallyInput`: one box per unit)."""
+
+    def __init__(self, attrs=None) -> None:
+        super().__init__({"placeholder": "e.g. Agenda: Cull the Horde", **(attrs or {})})
 
 
 class SideRecordForm(forms.Form):
@@ -247,7 +254,7 @@ class SideRecordForm(forms.Form):
                 max_length=255,
                 required=False,
                 initial=entry.bonus_xp_reason,
-                widget=forms.TextInput(attrs={"placeholder": "e.g. Agenda: Cull the Horde"}),
+                widget=BonusReasonInput,
             )
         agendas.add_mark_fields(self, participant, army)
 
