@@ -164,6 +164,15 @@ def _link_entries(entries: list[BattleUnit]) -> None:
                 setattr(entry, field, other)
 
 
+def _link_warlords(participants: list[BattleParticipant]) -> None:
+    """Give each side its Warlord from its army (the muster check keeps it in the army),
+    rather than joining a third copy of a card to the sides."""
+    for side in participants:
+        units = {entry.unit_id: entry.unit for entry in side.army.all()}
+        if side.warlord_id in units:
+            side.warlord = units[side.warlord_id]
+
+
 def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
     test = getattr(entry, "out_of_action", None)
     if test is not None:
@@ -174,7 +183,7 @@ def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
 def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
     """The battle page in the same number of queries whatever the size of the armies."""
     participants = list(
-        battle.participants.select_related("force__player", "warlord", "recorded_by")
+        battle.participants.select_related("force__player", "recorded_by")
         .prefetch_related(
             Prefetch("army", queryset=_army_queryset()), BLESSING_PICKS, agenda_picks()
         )
@@ -182,6 +191,7 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
     )
     entries = [entry for p in participants for entry in p.army.all()]
     _link_entries(entries)
+    _link_warlords(participants)
     show_achievements(battle, entries)
     sides = [
         Side(
