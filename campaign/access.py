@@ -236,9 +236,9 @@ def get_promotion_for_user(user, pk: int, *, write: bool = False) -> tuple[Promo
 def _battle_players(battle_id: int) -> set[int]:
     """The players with a force in one battle (an indexed lookup on that battle)."""
     return set(
-        BattleParticipant.objects.filter(battle_id=battle_id).values_list(
-            "force__player_id", flat=True
-        )
+        BattleParticipant.objects.filter(battle_id=battle_id)
+        .order_by()  # a set: the sides' order (by their battle's date) needs no join
+        .values_list("force__player_id", flat=True)
     )
 
 

@@ -10,6 +10,7 @@ from campaign.models import AgendaAchievement, BattleParticipant, BattleUnit, Cu
 from campaign.services import agendas as agenda_service
 
 from . import IdsField
+from .widgets import TallyInput
 
 
 class AgendaChoiceField(IdsField):
@@ -78,10 +79,12 @@ def add_mark_fields(form: forms.Form, participant: BattleParticipant, army: list
     form.agenda_fields = {}
     if not form.agenda_picks:
         return
-    recorded = {
-        (row.battle_unit_id, row.agenda_id): row.times
-        for row in AgendaAchievement.objects.filter(battle_unit__participant=participant)
-    }
+    recorded = {}
+    if participant.claimed_result:  # only a side's own record writes its achievements
+        recorded = {
+            (row.battle_unit_id, row.agenda_id): row.times
+            for row in AgendaAchievement.objects.filter(battle_unit__participant=participant)
+        }
     for agenda_pk, agenda in form.agenda_picks.items():
         tally = agenda_service.terms(agenda).keeps_tally
         for entry in army:
@@ -94,7 +97,7 @@ def add_mark_fields(form: forms.Form, participant: BattleParticipant, army: list
                     max_value=99,
                     required=False,
                     initial=times or None,
-                    widget=forms.NumberInput(attrs={"placeholder": "0", "inputmode": "numeric"}),
+                    widget=TallyInput,
                 )
             else:
                 field = forms.BooleanField(

@@ -6,11 +6,12 @@ whose refusals are mapped back onto these forms with `add_service_errors`.
 
 from __future__ import annotations
 
+from html import escape
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.forms.utils import flatatt
 from django.utils import timezone
-from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from campaign import rules
@@ -31,7 +32,7 @@ from campaign.services.battles import UnitOutcome
 
 from . import IdsField, agendas
 from .requisitions import RenownedHeroesForm
-from .widgets import PlainSelect
+from .widgets import PlainSelect, TallyInput
 
 NOT_CHOSEN = ""
 
@@ -50,10 +51,14 @@ class ForcesChoiceField(IdsField):
         return _force_label(obj)
 
 
+def _territory_label(name: str, holder: str | None, campaign: str) -> str:
+    return f"{name} (held by {holder or 'nobody'}; {campaign})"
+
+
 class TerritoryChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj: Territory) -> str:
-        holder = obj.held_by.name if obj.held_by_id else "nobody"
-        return f"{obj.name} (held by {holder}; {obj.campaign.name})"
+        holder = obj.held_by.name if obj.held_by_id else None
+        return _territory_label(obj.name, holder, obj.campaign.name)
 
 
 class BattleCreateForm(forms.Form):
@@ -65,7 +70,9 @@ class BattleCreateForm(forms.Form):
         empty_label=None,
         widget=PlainSelect,
     )
-    battle_size = forms.ChoiceField(choices=battle_size_choices, initial="Strike Force")
+    battle_size = forms.ChoiceField(
+        choices=battle_size_choices, initial="Strike Force", widget=PlainSelect
+    )
     mission = forms.CharField(max_length=120, required=False)
     date = forms.DateField(
         initial=timezone.localdate,
@@ -92,9 +99,15 @@ class BattleCreateForm(forms.Form):
 
     def __init__(self, *args, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        mine = CrusadeForce.objects.filter(player=user).select_related("player", "campaign")
-        self.fields["force"].queryset = mine
-        self.phase, self.phase_size = self._phase_of(mine)
+        mine = CrusadeForce.objects.filter(player=user).select_related(
+            "player", "campaign__current_phase"
+        )
+        force = self.fields["force"]
+        force.queryset = mine
+        # The player's forces, read once for the select, the phase and the page's notes.
+        self.my_forces = list(mine)
+        force.choices = [(f.pk, _force_label(f)) for f in self.my_forces]
+        self.phase, self.phase_size = self._phase_of(self.my_forces)
         if self.phase_size:
             if not self.is_bound:
                 self.initial["battle_size"] = self.phase_size
@@ -102,19 +115,31 @@ class BattleCreateForm(forms.Form):
                 f"This phase ({self.phase.name}) is played at {self.phase_size}. "
                 "Another size is allowed: the battle then notes that it differs."
             )
+        campaigns = mine.exclude(campaign=None).values("campaign")
         self.fields["opponents"].queryset = (
-            CrusadeForce.objects.filter(campaign__in=mine.exclude(campaign=None).values("campaign"))
+            CrusadeForce.objects.filter(campaign__in=campaigns)
             .exclude(player=user)
             .select_related("player", "campaign")
             .order_by("campaign__name", "name")
         )
-        self.fields["territory"].queryset = (
-            Territory.objects.filter(campaign__in=mine.exclude(campaign=None).values("campaign"))
+        territory = self.fields["territory"]
+        territory.queryset = (
+            Territory.objects.filter(campaign__in=campaigns)
             .select_related("held_by", "campaign")
             .order_by("campaign__name", "name", "pk")
         )
-        if not self.fields["territory"].queryset.exists():
+        # Its choices from one query of plain values (a league's map has fifty territories).
+        places = territory.queryset.values_list("pk", "name", "held_by__name", "campaign__name")
+        if not places:
             del self.fields["territory"]  # no map in any of the player's campaigns
+        else:
+            territory.choices = [
+                (NOT_CHOSEN, territory.empty_label),
+                *(
+                    (pk, _territory_label(name, holder, campaign))
+                    for pk, name, holder, campaign in places
+                ),
+            ]
 
     def opponent_boxes(self) -> SafeString:
         """The opponents' checkboxes with their labels, as Django's widget would write them,
@@ -126,26 +151,25 @@ class BattleCreateForm(forms.Form):
         rows = self.fields["opponents"].queryset.values_list(
             "pk", "name", f"player__{get_user_model().USERNAME_FIELD}", "faction"
         )
-        return format_html_join(
-            "\n",
-            '<div class="choice"><input type="checkbox" name="{}" value="{}" id="{}_{}"{}{}>'
-            ' <label for="{}_{}">{} ({}, {})</label></div>',
-            (
-                (field.html_name, pk, field.auto_id, index, attrs)
-                + (mark_safe(" checked") if str(pk) in chosen else "",)
-                + (field.auto_id, index, name, player, faction)
-                for index, (pk, name, player, faction) in enumerate(rows)
-            ),
+        name, auto_id = escape(field.html_name), escape(field.auto_id)
+        return mark_safe(  # noqa: S308 - every value is escaped
+            "\n".join(
+                f'<div class="choice"><input type="checkbox" name="{name}" value="{pk}"'
+                f' id="{auto_id}_{index}"{attrs}{" checked" if str(pk) in chosen else ""}>'
+                f' <label for="{auto_id}_{index}">{escape(force)} ({escape(player)},'
+                f" {escape(faction)})</label></div>"
+                for index, (pk, force, player, faction) in enumerate(rows)
+            )
         )
 
-    def _phase_of(self, mine) -> tuple[Phase | None, str]:
+    def _phase_of(self, mine: list[CrusadeForce]) -> tuple[Phase | None, str]:
         """The current phase of the chosen force's campaign (the force posted, else the
         one the page was asked for, else the first), and the size it is played at."""
         wanted = self.data.get("force") if self.is_bound else self.initial.get("force")
-        forces = mine.select_related("campaign__current_phase").order_by("pk")
+        forces = sorted(mine, key=lambda f: f.pk)
         if wanted not in (None, "") and fits_column(CrusadeForce._meta.pk, wanted):
-            forces = forces.filter(pk=wanted)
-        force = forces.first()
+            forces = [f for f in forces if str(f.pk) == str(wanted)]
+        force = forces[0] if forces else None
         phase = force.campaign.current_phase if force and force.campaign else None
         return phase, phase.suggested_battle_size if phase is not None else ""
 
@@ -174,8 +198,15 @@ def _tally(label: str, recorded: int) -> forms.IntegerField:
         max_value=99,
         required=False,
         initial=recorded or None,
-        widget=forms.NumberInput(attrs={"placeholder": "0", "inputmode": "numeric"}),
+        widget=TallyInput,
     )
+
+
+class BonusReasonInput(forms.TextInput):
+    """Why a unit earned bonus XP (a class, like `TallyInput`: one box per unit)."""
+
+    def __init__(self, attrs=None) -> None:
+        super().__init__({"placeholder": "e.g. Agenda: Cull the Horde", **(attrs or {})})
 
 
 class SideRecordForm(forms.Form):
@@ -191,6 +222,7 @@ class SideRecordForm(forms.Form):
             label=f"Result for {name}",
             choices=[(NOT_CHOSEN, "Choose…"), *rules.choices(rules.BattleResult)],
             initial=participant.claimed_result,
+            widget=PlainSelect,
         )
         eligible = [
             e
@@ -205,6 +237,7 @@ class SideRecordForm(forms.Form):
             required=False,
             initial=next((e.pk for e in army if e.marked_for_greatness), NOT_CHOSEN),
             choices=[(NOT_CHOSEN, "No unit")] + [(e.pk, e.unit.name) for e in eligible],
+            widget=PlainSelect,
         )
         for entry in army:
             pk, unit = entry.pk, entry.unit.name
@@ -221,7 +254,7 @@ class SideRecordForm(forms.Form):
                 max_length=255,
                 required=False,
                 initial=entry.bonus_xp_reason,
-                widget=forms.TextInput(attrs={"placeholder": "e.g. Agenda: Cull the Horde"}),
+                widget=BonusReasonInput,
             )
         agendas.add_mark_fields(self, participant, army)
 
@@ -260,20 +293,6 @@ class SideRecordForm(forms.Form):
 
     def agenda_rows(self) -> list[dict]:
         return agendas.agenda_rows(self)
-
-    def units(self) -> list[dict]:
-        """For the template: each unit of the army with its bound fields."""
-        return [
-            {
-                "entry": e,
-                "name": e.unit.name,
-                "destroyed": self[f"destroyed_{e.pk}"],
-                "kills": self[f"kills_{e.pk}"],
-                "bonus": self[f"bonus_{e.pk}"],
-                "reason": self[f"reason_{e.pk}"],
-            }
-            for e in self.army
-        ]
 
 
 class RollForm(forms.Form):

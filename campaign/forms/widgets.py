@@ -1,5 +1,6 @@
-"""Widgets that write their HTML in Python: Django's render a template per option, which
-for a select of fifty or a hundred choices costs more than the rest of the page."""
+"""Widgets of our own: a select that writes its HTML in Python (Django's renders a template
+per option, which for a select of fifty or a hundred choices costs more than the rest of
+the page), and the record form's count box."""
 
 from __future__ import annotations
 
@@ -37,3 +38,12 @@ class PlainSelect(forms.Select):
                 parts.append("\n  </optgroup>")
         parts.append("\n</select>")
         return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped
+
+
+class TallyInput(forms.NumberInput):
+    """A small count typed at the table: empty means 0 (shown as a placeholder), and a
+    phone offers its number pad. Given to a field as a class, so a form with boxes for
+    every unit of an army makes each widget rather than deep-copying one."""
+
+    def __init__(self, attrs=None) -> None:
+        super().__init__({"placeholder": "0", "inputmode": "numeric", **(attrs or {})})

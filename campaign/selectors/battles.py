@@ -29,7 +29,13 @@ from campaign.services import agendas as agenda_service
 from campaign.services.battles import disagreement, recording_refusal
 
 from .agendas import agenda_picks, show_achievements
-from .blessings import BLESSING_PICKS, BlessingsPanel, blessings_panel, with_cards
+from .blessings import (
+    BLESSING_PICKS,
+    BlessingsPanel,
+    blessings_panel,
+    cards_needed,
+    with_cards,
+)
 from .labels import keyword_labels
 from .oob_cards import CardRow, order_of_battle_cards
 from .versions import FRAGMENT_SECONDS
@@ -160,6 +166,15 @@ def _link_entries(entries: list[BattleUnit]) -> None:
                 setattr(entry, field, other)
 
 
+def _link_warlords(participants: list[BattleParticipant]) -> None:
+    """Give each side its Warlord from its army (the muster check keeps it in the army),
+    rather than joining a third copy of a card to the sides."""
+    for side in participants:
+        units = {entry.unit_id: entry.unit for entry in side.army.all()}
+        if side.warlord_id in units:
+            side.warlord = units[side.warlord_id]
+
+
 def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
     test = getattr(entry, "out_of_action", None)
     if test is not None:
@@ -170,7 +185,7 @@ def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
 def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
     """The battle page in the same number of queries whatever the size of the armies."""
     participants = list(
-        battle.participants.select_related("force__player", "warlord", "recorded_by")
+        battle.participants.select_related("force__player", "recorded_by")
         .prefetch_related(
             Prefetch("army", queryset=_army_queryset()), BLESSING_PICKS, agenda_picks()
         )
@@ -178,6 +193,7 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
     )
     entries = [entry for p in participants for entry in p.army.all()]
     _link_entries(entries)
+    _link_warlords(participants)
     show_achievements(battle, entries)
     sides = [
         Side(
@@ -189,7 +205,9 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
         for p in participants
     ]
     promotions = []
-    if battle.status == Battle.Status.COMPLETED and can_write:
+    # A battle's promotions are made as it completes, one for each its entries earned.
+    earned = any(entry.promotions_earned for entry in entries)
+    if battle.status == Battle.Status.COMPLETED and can_write and earned:
         promotions = list(
             Promotion.objects.filter(
                 battle=battle, status=Promotion.Status.PENDING, unit__force__player=user
@@ -198,7 +216,8 @@ def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
             .order_by("unit__name", "rank")
         )
     starter = user.is_authenticated and battle.created_by_id == user.pk
-    with_cards(battle, participants)
+    if cards_needed(battle, participants):
+        with_cards(battle, participants)
     panel = blessings_panel(battle, participants, user=user)
     return BattlePage(battle, can_write, starter, sides, promotions, panel)
 
@@ -407,7 +426,7 @@ class RecordPage:
 def record_page(participant: BattleParticipant) -> RecordPage:
     """One side's army, ready for its player to record what each unit did."""
     army = (
-        BattleUnit.objects.select_related("unit", "attached_to__unit")
+        BattleUnit.objects.select_related("unit")
         .prefetch_related(*fact_prefetches("unit__"))
         .order_by("pk")
     )
@@ -416,4 +435,5 @@ def record_page(participant: BattleParticipant) -> RecordPage:
     side = next(s for s in sides if s.pk == participant.pk)
     side.battle = battle
     prefetch_related_objects([side], Prefetch("army", queryset=army))
+    _link_entries(list(side.army.all()))  # a Leader and its Bodyguard are of one army
     return RecordPage(side, recording_refusal(battle, sides, side))

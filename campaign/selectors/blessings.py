@@ -85,6 +85,13 @@ class BlessingsPanel:
         return next((army for army in self.armies if army.can_pick), None)
 
 
+def cards_needed(battle: Battle, sides: list[BattleParticipant]) -> bool:
+    """Whether the panel counts the armies' Crusade points: while the battle is open, or
+    for Blessings picked. A battle over with none picked shows no panel, and nobody may
+    pick any (`pick_refusal`), so its cards are not read."""
+    return battle.is_open or any(side.blessing_picks.all() for side in sides)
+
+
 def with_cards(battle: Battle, sides: list[BattleParticipant]) -> None:
     """Give each unit of the sides' fetched armies its active honours, scars and upgrades
     (what its Crusade points need), in three queries whatever the armies' size or state."""
@@ -108,7 +115,11 @@ def with_cards(battle: Battle, sides: list[BattleParticipant]) -> None:
 def blessings_panel(battle: Battle, sides: list[BattleParticipant], *, user) -> BlessingsPanel:
     """The panel from the sides as the battle page fetched them (each army with its cards'
     honours and scars, and each side's ``blessing_picks``): at most two queries more, for
-    the packs' thresholds and the Blessings on offer."""
+    the packs' thresholds and the Blessings on offer; none for a battle over with no
+    Blessings picked (`cards_needed`)."""
+    contenders = sum(1 for side in sides if side.is_accepted or side.is_invited)
+    if not cards_needed(battle, sides):
+        return BlessingsPanel(battle, [], [], [], False, contenders)
     waiting = waiting_for(sides) if battle.is_open else []
     thresholds = campaign_thresholds(battle.campaign_id)
     places = underdogs(sides, thresholds) if not waiting else {}
@@ -128,5 +139,4 @@ def blessings_panel(battle: Battle, sides: list[BattleParticipant], *, user) -> 
     offered = []
     if any(army.can_pick for army in armies):
         offered = list(offered_blessings(battle.campaign_id))
-    contenders = sum(1 for side in sides if side.is_accepted or side.is_invited)
     return BlessingsPanel(battle, waiting, armies, offered, any(thresholds), contenders)

@@ -134,6 +134,24 @@ def test_it_marks_agendas_when_recording_and_previews_their_xp(client, table):
     assert "Trophy Takers ×2: +2XP" in html and "Hold the Beacon: +2XP" in html
 
 
+def test_it_shows_what_a_side_recorded_of_its_agendas_when_it_amends(client, table):
+    muster_both(client, table, "Trophy Takers", "Hold the Beacon")
+    before = client.get(reverse("army_record", args=[table.mine.pk])).content.decode()
+    post_record(
+        client,
+        table,
+        {(table.captain, "Trophy Takers"): "2", (table.squad, "Hold the Beacon"): "on"},
+    )
+
+    html = client.get(reverse("army_record", args=[table.mine.pk])).content.decode()
+    entries = {e.unit_id: e.pk for e in reload(table.mine).army.all()}
+    tally = f'name="agenda_{agenda("Trophy Takers").pk}_{entries[table.captain.pk]}"'
+    held = f'name="agenda_{agenda("Hold the Beacon").pk}_{entries[table.squad.pk]}"'
+    assert tally in before and held in before and " checked" not in before
+    assert f'{tally} value="2"' in html
+    assert f'{held} id="id_{held[6:-1]}" checked>' in html
+
+
 def test_it_applies_the_xp_and_shows_the_tally_on_the_card_and_the_order_of_battle(client, table):
     """R11.1: the card shows its Agenda tally by Agenda and in total."""
     muster_both(client, table, "Trophy Takers")

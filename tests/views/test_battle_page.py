@@ -28,4 +28,6 @@ def test_it_shows_whom_a_leader_leads_on_the_battle_page_without_asking_more(cli
     )
 
     assert count_queries(client, url) == alone
-    assert f"leads {table.squad.name}" in client.get(url).content.decode()
+    html = client.get(url).content.decode()
+    assert f"leads {table.squad.name}" in html
+    assert f"Warlord: {table.captain.name}" in html  # from the army, not a query of its own
