@@ -1,0 +1,133 @@
+"""Queries compiled once and run again with new values give what the ORM gives."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, connections
+from django.db.models import Count
+from django.test.utils import CaptureQueriesContext
+
+from campaign.models import BattleHonour, BattleScar, HistoryEntry, Unit
+from campaign.prepared import Prepared
+from tests.services.veterans import veteran_force
+
+pytestmark = pytest.mark.django_db
+
+HONOURS = Prepared(
+    lambda unit: BattleHonour.objects.filter(unit=unit, status=BattleHonour.Status.ACTIVE),
+    unit=int,
+)
+EVERY_HONOUR = Prepared(lambda unit: BattleHonour.objects.filter(unit=unit), unit=int)
+SCARS = Prepared(lambda unit: BattleScar.objects.filter(unit=unit), unit=int)
+NAMES = Prepared(
+    lambda force, status: (
+        Unit.objects.filter(force=force, status=status)
+        .order_by("name")
+        .values_list("name", flat=True)
+    ),
+    force=int,
+    status=str,
+)
+ROWS = Prepared(
+    lambda unit: (
+        HistoryEntry.objects.filter(unit=unit)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", "created_at", "changes")
+    ),
+    unit=int,
+)
+
+
+def _fields(instance) -> dict:
+    return {k: v for k, v in vars(instance).items() if not k.startswith("_")}
+
+
+def _same(prepared: list, queryset) -> None:
+    expected = list(queryset)
+    assert [type(row) for row in prepared] == [type(row) for row in expected]
+    assert [_fields(row) for row in prepared] == [_fields(row) for row in expected]
+
+
+def test_model_instances_match_the_orm_for_every_card_and_every_field():
+    force = veteran_force()
+    units = list(force.units.all())
+    # Dates, JSON lists, yes/no and null foreign keys all come back as the ORM gives them.
+    assert BattleHonour.objects.filter(unit__force=force).exclude(modifications=[]).exists()
+    assert BattleHonour.objects.filter(unit__force=force, lost_at__isnull=False).exists()
+    assert len(units) >= 3
+    for unit in units:
+        _same(HONOURS.fetch(unit=unit.pk), unit.honours.filter(status="active"))
+        _same(EVERY_HONOUR.fetch(unit=unit.pk), unit.honours.all())
+        _same(SCARS.fetch(unit=unit.pk), unit.scars.all())
+    honours = EVERY_HONOUR.fetch(unit=units[0].pk)
+    assert honours and all(h._state.db == "default" and not h._state.adding for h in honours)
+    # An instance it built saves like any other.
+    honours[0].lost_reason = "Saved back"
+    honours[0].save(update_fields=["lost_reason"])
+    assert BattleHonour.objects.get(pk=honours[0].pk).lost_reason == "Saved back"
+
+
+def test_values_list_rows_and_flat_lists_match_the_orm():
+    force = veteran_force()
+    expected = list(force.units.filter(status="active").order_by("name").values_list("name"))
+    assert NAMES.fetch(force=force.pk, status="active") == [name for (name,) in expected]
+    assert NAMES.fetch(force=force.pk, status="removed") == list(
+        force.units.filter(status="removed").order_by("name").values_list("name", flat=True)
+    )
+    assert NAMES.fetch(force=force.pk + 1000, status="active") == []
+    unit = force.units.order_by("pk").first()
+    expected_rows = list(
+        unit.history.order_by("-created_at", "-pk").values_list("pk", "created_at", "changes")
+    )
+    assert expected_rows and ROWS.fetch(unit=unit.pk) == expected_rows
+
+
+def test_one_query_per_fetch_compiled_once_per_connection():
+    force = veteran_force()
+    unit = force.units.order_by("pk").first()
+    SCARS.fetch(unit=unit.pk)
+    with CaptureQueriesContext(connection) as queries:
+        SCARS.fetch(unit=unit.pk)
+        SCARS.fetch(unit=unit.pk + 1)
+    assert len(queries) == 2
+    compiled = connections["default"].__dict__["_crusade_prepared"][SCARS]
+    SCARS.fetch(unit=unit.pk)
+    assert connections["default"].__dict__["_crusade_prepared"][SCARS] is compiled
+
+
+def test_each_thread_compiles_on_its_own_connection():
+    seen = {}
+
+    def compile_here():
+        own = connections["default"]
+        seen["same"] = own is main
+        seen["compiled"] = SCARS._compiled(own)
+        own.close()
+
+    main = connections["default"]
+    here = SCARS._compiled(main)
+    worker = threading.Thread(target=compile_here)
+    worker.start()
+    worker.join()
+    assert seen["same"] is False
+    assert seen["compiled"] is not here
+    assert seen["compiled"].sql == here.sql
+
+
+@pytest.mark.parametrize(
+    "build, kind, message",
+    [
+        (lambda unit: BattleHonour.objects.select_related("unit").filter(unit=unit), int, "plain"),
+        (lambda unit: Unit.objects.filter(pk=unit).annotate(n=Count("honours")), int, "plain"),
+        (lambda unit: Unit.objects.filter(pk=unit).values("name"), int, "values_list"),
+        (lambda unit: Unit.objects.filter(name__icontains=unit), str, "not one of its values"),
+        (lambda unit: Unit.objects.filter(pk__in=range(unit % 2 + 1)), int, "more than"),
+        (lambda unit: Unit.objects.all(), int, "unit not found"),
+    ],
+    ids=["select_related", "annotation", "values", "changed value", "changing sql", "unused"],
+)
+def test_refuses_what_it_cannot_run_again(build, kind, message):
+    with pytest.raises(ValueError, match=message):
+        Prepared(build, unit=kind).fetch(unit=1)
