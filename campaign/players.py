@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from campaign import once
 from campaign.models import EmailKind, PlayerSettings
+from campaign.prepared import Prepared
 
 SITTING = timedelta(minutes=30)
 """Looks at the dashboard less than this apart are one sitting: the news stays as it is."""
@@ -52,15 +53,19 @@ def wants_email(user, kind: EmailKind | str) -> bool:
     return chosen.wants(kind)
 
 
+_LOOKS = Prepared(
+    lambda user: PlayerSettings.objects.filter(user_id=user).values_list("seen_up_to", "looked_at"),
+    user=int,
+)
+"""The player's marks (at most one row: one settings row per player)."""
+
+
 def note_dashboard_visit(user, *, now: datetime | None = None) -> datetime | None:
     """Note a look at the dashboard; the marker its news starts after (None: nothing read
     yet). One query to read, and one to write unless the last look was just noted."""
     now = now or timezone.now()
-    row = (
-        PlayerSettings.objects.filter(user_id=user.pk)
-        .values_list("seen_up_to", "looked_at")
-        .first()
-    )
+    rows = _LOOKS.fetch(user=user.pk)
+    row = rows[0] if rows else None
     if row is None:
         PlayerSettings.objects.bulk_create(
             [PlayerSettings(user_id=user.pk, looked_at=now)], ignore_conflicts=True

@@ -2,21 +2,22 @@
 
 Building a query's SQL costs Django far more than SQLite or PostgreSQL take to answer a
 small one: a card's honours cost 0.5 ms to build and 0.05 ms to run. A page that asks a
-dozen such questions on every first look spends most of its time compiling the same SQL.
+dozen such questions on every look spends most of its time compiling the same SQL.
 
 `Prepared` takes a function that builds a queryset from named values, compiles it once
 per database connection with stand-in values, finds where each value went among the
 query's parameters (by compiling it twice with different stand-ins), and from then on
-runs that SQL with the real values. It returns what the queryset would: model instances
-(through `Model.from_db`, with the database's converters applied), or rows for
-`values_list`.
+runs that SQL with the real values. It returns what the queryset would, as a list:
+model instances (with what `select_related` joined and the annotations), dictionaries
+for `values()`, or rows for `values_list`. Its `prefetch_related` lookups are then
+fetched the ORM's way.
 
 Only for queries whose SQL depends on nothing but the names given: every other value in
 the queryset (a status, a limit) is fixed when it is first compiled, so a query built
-from the time of day or the settings must not be prepared. Each value is passed as the
-database takes it (ints and strings as they are). Queries with `select_related`,
-`values()` dictionaries or anything Django builds in several steps (prefetches) are
-refused when compiled.
+from the time of day or the settings must not be prepared (pass the time as a value).
+Values are ints, strings or aware datetimes, compared as given: a value a lookup
+changes (``icontains`` wraps it in ``%``) is refused when compiled, as are querysets
+reached through a related manager and those whose SQL changes with the values.
 """
 
 from __future__ import annotations
@@ -24,19 +25,40 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import QuerySet
-from django.db.models.query import FlatValuesListIterable, ModelIterable, ValuesListIterable
+from django.db.models import QuerySet, prefetch_related_objects
+from django.db.models.query import (
+    FlatValuesListIterable,
+    ModelIterable,
+    ValuesIterable,
+    ValuesListIterable,
+    get_related_populators,
+)
 
 _stand_ins = itertools.count(1)
+_FAR_OFF = datetime(2900, 1, 1, tzinfo=UTC)
+KINDS = (int, str, datetime)
 
 
 def _stand_in(kind: type, round: int) -> Any:
-    """A value no real query passes, of the type the real value will have."""
-    number = 9_000_000_000 + next(_stand_ins) * 2 + round
-    return number if kind is int else f"\x1fprepared-{number}"
+    """A value no real query passes, of the type the real value will have (an int that
+    fits a 32-bit column: Django finds nothing for one that doesn't, without asking)."""
+    number = 2_000_000_000 + next(_stand_ins) * 2 + round
+    if kind is int:
+        return number
+    if kind is datetime:
+        return _FAR_OFF + timedelta(seconds=number)
+    return f"\x1fprepared-{number}"
+
+
+def _as_passed(connection, kind: type, value: Any) -> Any:
+    """``value`` as the ORM passes it to the database."""
+    if kind is datetime:
+        return connection.ops.adapt_datetimefield_value(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -48,16 +70,24 @@ class _Compiled:
     compiler: Any
     converters: dict
     shape: str
-    """"model", "rows" or "flat"."""
+    """"model", "dicts", "rows" or "flat"."""
     model: type | None
     init_list: tuple[str, ...]
     model_columns: tuple[int, int]
+    related_populators: tuple
+    annotations: tuple[tuple[str, int], ...]
+    names: tuple[str, ...]
+    """The keys of `values()` dictionaries."""
+    prefetches: tuple
 
 
 class Prepared:
     """One query, compiled once per connection; `fetch(**values)` runs it."""
 
     def __init__(self, build: Callable[..., QuerySet], **kinds: type) -> None:
+        unknown = [name for name, kind in kinds.items() if kind not in KINDS]
+        if unknown:
+            raise TypeError(f"values are ints, strings or datetimes, not {', '.join(unknown)}")
         self.build = build
         self.kinds = kinds
         self._label = getattr(build, "__qualname__", repr(build))
@@ -65,17 +95,21 @@ class Prepared:
     def __repr__(self) -> str:
         return f"Prepared({self._label})"
 
-    def _compile(self, alias: str) -> _Compiled:
+    def _compile(self, connection) -> _Compiled:
+        alias = connection.alias
         rounds = []
         for round in (0, 1):
             values = {name: _stand_in(kind, round) for name, kind in self.kinds.items()}
             queryset = self.build(**values)
             compiler = queryset.query.get_compiler(using=alias)
             sql, params = compiler.as_sql()
-            rounds.append((values, queryset, compiler, sql, tuple(params)))
+            passed = {n: _as_passed(connection, self.kinds[n], v) for n, v in values.items()}
+            rounds.append((passed, queryset, compiler, sql, tuple(params)))
         (first, queryset, compiler, sql, params), (second, _, _, sql_again, params_again) = rounds
         if sql != sql_again or len(params) != len(params_again):
             raise ValueError(f"{self}: its SQL depends on more than its values")
+        if queryset._known_related_objects:
+            raise ValueError(f"{self}: build it from the model's manager, not a relation's")
         slots = []
         for position, (one, other) in enumerate(zip(params, params_again, strict=True)):
             if one == other:
@@ -90,21 +124,37 @@ class Prepared:
         select = compiler.select
         converters = compiler.get_converters([column for column, _, _ in select])
         iterable = queryset._iterable_class
+        model, init_list, columns, populators, annotations, names = None, (), (0, 0), (), (), ()
         if iterable is ModelIterable:
             klass_info = compiler.klass_info
-            if klass_info.get("related_klass_infos") or compiler.annotation_col_map:
-                raise ValueError(f"{self}: only plain model queries can be prepared")
             fields = klass_info["select_fields"]
-            start, end = fields[0], fields[-1] + 1
-            init_list = tuple(column[0].target.attname for column in select[start:end])
-            shape, model = "model", queryset.model
+            columns = (fields[0], fields[-1] + 1)
+            init_list = tuple(column[0].target.attname for column in select[slice(*columns)])
+            populators = tuple(get_related_populators(klass_info, select, alias))
+            annotations = tuple(compiler.annotation_col_map.items())
+            shape, model = "model", klass_info["model"]
+        elif iterable is ValuesIterable:
+            query = queryset.query
+            names = (*query.extra_select, *query.values_select, *query.annotation_select)
+            shape = "dicts"
         elif iterable in (ValuesListIterable, FlatValuesListIterable):
-            start, end, init_list, model = 0, len(select), (), None
             shape = "flat" if iterable is FlatValuesListIterable else "rows"
         else:
-            raise ValueError(f"{self}: only model instances and values_list can be prepared")
+            raise ValueError(f"{self}: only instances, values() and values_list() are prepared")
         return _Compiled(
-            sql, params, tuple(slots), compiler, converters, shape, model, init_list, (start, end)
+            sql=sql,
+            params=params,
+            slots=tuple(slots),
+            compiler=compiler,
+            converters=converters,
+            shape=shape,
+            model=model,
+            init_list=init_list,
+            model_columns=columns,
+            related_populators=populators,
+            annotations=annotations,
+            names=names,
+            prefetches=tuple(queryset._prefetch_related_lookups),
         )
 
     def _compiled(self, connection) -> _Compiled:
@@ -112,7 +162,7 @@ class Prepared:
         cache = connection.__dict__.setdefault("_crusade_prepared", {})
         compiled = cache.get(self)
         if compiled is None:
-            compiled = cache[self] = self._compile(connection.alias)
+            compiled = cache[self] = self._compile(connection)
         return compiled
 
     def fetch(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list:
@@ -121,16 +171,35 @@ class Prepared:
         compiled = self._compiled(connection)
         params = list(compiled.params)
         for position, name in compiled.slots:
-            params[position] = values[name]
+            params[position] = _as_passed(connection, self.kinds[name], values[name])
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
         if compiled.converters:
             rows = list(compiled.compiler.apply_converters(rows, compiled.converters))
-        if compiled.shape == "flat":
+        shape = compiled.shape
+        if shape == "flat":
             return [row[0] for row in rows]
-        if compiled.shape == "rows":
+        if shape == "rows":
             return [tuple(row) for row in rows]
+        if shape == "dicts":
+            names = compiled.names
+            return [dict(zip(names, row, strict=True)) for row in rows]
+        return self._instances(compiled, rows, using)
+
+    @staticmethod
+    def _instances(compiled: _Compiled, rows: list, using: str) -> list:
         start, end = compiled.model_columns
         from_db, names = compiled.model.from_db, compiled.init_list
-        return [from_db(using, names, row[start:end]) for row in rows]
+        populators, annotations = compiled.related_populators, compiled.annotations
+        instances = []
+        for row in rows:
+            instance = from_db(using, names, row[start:end])
+            for populator in populators:
+                populator.populate(row, instance)
+            for name, position in annotations:
+                setattr(instance, name, row[position])
+            instances.append(instance)
+        if compiled.prefetches and instances:
+            prefetch_related_objects(instances, *compiled.prefetches)
+        return instances

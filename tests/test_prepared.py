@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import threading
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import connection, connections
 from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from campaign.models import BattleHonour, BattleScar, HistoryEntry, Unit
 from campaign.prepared import Prepared
@@ -116,18 +118,67 @@ def test_each_thread_compiles_on_its_own_connection():
     assert seen["compiled"].sql == here.sql
 
 
+JOINED = Prepared(
+    lambda force: BattleHonour.objects.filter(unit__force=force)
+    .select_related("unit__force", "promotion")
+    .annotate(scars=Count("unit__scars"))
+    .order_by("pk"),
+    force=int,
+)
+PREFETCHED = Prepared(
+    lambda force: Unit.objects.filter(force=force).prefetch_related("honours").order_by("pk"),
+    force=int,
+)
+DICTS = Prepared(
+    lambda force, after: HistoryEntry.objects.filter(force=force, created_at__gt=after)
+    .order_by("pk")
+    .values("pk", "action", "created_at"),
+    force=int,
+    after=datetime,
+)
+
+
+def test_joined_models_annotations_prefetches_and_dictionaries_match_the_orm():
+    force = veteran_force()
+    got = JOINED.fetch(force=force.pk)
+    expected = list(JOINED.build(force=force.pk))
+    assert len(got) >= 3
+    _same(got, expected)
+    for one, other in zip(got, expected, strict=True):
+        assert _fields(one.unit) == _fields(other.unit)
+        assert _fields(one.unit.force) == _fields(other.unit.force)
+        assert (one.promotion and _fields(one.promotion)) == (
+            other.promotion and _fields(other.promotion)
+        )
+    with CaptureQueriesContext(connection) as queries:
+        units = PREFETCHED.fetch(force=force.pk)
+        honours = {unit.pk: [_fields(h) for h in unit.honours.all()] for unit in units}
+    assert len(queries) == 2
+    assert honours == {
+        unit.pk: [_fields(h) for h in unit.honours.all()] for unit in force.units.all()
+    }
+    middle = HistoryEntry.objects.filter(force=force).order_by("pk")[3].created_at
+    expected_rows = list(DICTS.build(force=force.pk, after=middle))
+    assert expected_rows and DICTS.fetch(force=force.pk, after=middle) == expected_rows
+    assert DICTS.fetch(force=force.pk, after=timezone.now() + timedelta(days=1)) == []
+
+
 @pytest.mark.parametrize(
     "build, kind, message",
     [
-        (lambda unit: BattleHonour.objects.select_related("unit").filter(unit=unit), int, "plain"),
-        (lambda unit: Unit.objects.filter(pk=unit).annotate(n=Count("honours")), int, "plain"),
-        (lambda unit: Unit.objects.filter(pk=unit).values("name"), int, "values_list"),
+        (lambda unit: Unit(pk=unit).honours.all(), int, "not a relation"),
+        (lambda unit: Unit.objects.filter(pk=unit).iterator(), int, "no attribute"),
         (lambda unit: Unit.objects.filter(name__icontains=unit), str, "not one of its values"),
         (lambda unit: Unit.objects.filter(pk__in=range(unit % 2 + 1)), int, "more than"),
         (lambda unit: Unit.objects.all(), int, "unit not found"),
     ],
-    ids=["select_related", "annotation", "values", "changed value", "changing sql", "unused"],
+    ids=["related manager", "not a queryset", "changed value", "changing sql", "unused"],
 )
 def test_refuses_what_it_cannot_run_again(build, kind, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises((ValueError, AttributeError), match=message):
         Prepared(build, unit=kind).fetch(unit=1)
+
+
+def test_values_are_ints_strings_or_datetimes():
+    with pytest.raises(TypeError, match="not unit"):
+        Prepared(lambda unit: Unit.objects.filter(pk=unit), unit=float)

@@ -14,6 +14,7 @@ from campaign import rules
 from campaign.bounds import (
     count,
 )
+from campaign.prepared import Prepared
 
 from ._common import (
     EFFECT_LENGTH,
@@ -140,8 +141,18 @@ class CrusadeForce(Named):
     def in_battle(self) -> bool:
         """Whether the force is committed to a battle that is not over: its player accepted
         (or started) it, and it has not completed, been cancelled or been voided."""
-        entries = self.battle_entries
-        return entries.filter(entries.model.committed()).exists()
+        return bool(_COMMITTED_SIDE.fetch(force=self.pk))
+
+
+def _committed_side(force: int) -> models.QuerySet:
+    # The sides' model (models.battles) is reached through the relation: it builds on
+    # this module.
+    sides = CrusadeForce._meta.get_field("battle_entries").related_model
+    return sides.objects.filter(sides.committed(), force=force).values_list("pk", flat=True)[:1]
+
+
+_COMMITTED_SIDE = Prepared(_committed_side, force=int)
+"""One of the force's sides that holds it, if any (compiled once: `campaign.prepared`)."""
 
 
 class UnitQuerySet(models.QuerySet):

@@ -12,6 +12,7 @@ from django.db.models import Count
 
 from campaign import charts, rules
 from campaign.models import Battle, BattleParticipant, BattleUnit, Unit
+from campaign.prepared import Prepared
 
 
 @dataclass(frozen=True)
@@ -71,13 +72,8 @@ class XpHistory:
     """Older battles are left out (only the last `charts.MOST_POINTS` are drawn)."""
 
 
-def xp_battles(unit: Unit) -> tuple[list[XpBattle], bool] | None:
-    """A unit's XP over its last completed battles, in the order they were recorded (one
-    query, at most `charts.MOST_POINTS` + 1 rows), and whether older ones are left out.
-    None for a unit that never gains XP (no query)."""
-    if unit.no_xp:
-        return None
-    rows = list(
+def _xp_battles(unit: int):
+    return (
         BattleUnit.objects.filter(
             unit=unit,
             xp_before__isnull=False,
@@ -93,6 +89,19 @@ def xp_battles(unit: Unit) -> tuple[list[XpBattle], bool] | None:
             "xp_after",
         )[: charts.MOST_POINTS + 1]
     )
+
+
+_XP_BATTLES = Prepared(_xp_battles, unit=int)
+"""The last completed battles of a card, compiled once (`campaign.prepared`)."""
+
+
+def xp_battles(unit: Unit) -> tuple[list[XpBattle], bool] | None:
+    """A unit's XP over its last completed battles, in the order they were recorded (one
+    query, at most `charts.MOST_POINTS` + 1 rows), and whether older ones are left out.
+    None for a unit that never gains XP (no query)."""
+    if unit.no_xp:
+        return None
+    rows = _XP_BATTLES.fetch(unit=unit.pk)
     earlier = len(rows) > charts.MOST_POINTS
     return [XpBattle(*row) for row in reversed(rows[: charts.MOST_POINTS])], earlier
 

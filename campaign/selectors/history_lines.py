@@ -5,6 +5,7 @@ time."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,12 +54,23 @@ class HistoryLine:
         return bool(self.imported_from)
 
 
+def history_rows(entries: QuerySet[HistoryEntry]) -> QuerySet:
+    """``entries`` as the rows of `HistoryLine`s, newest first."""
+    return entries.order_by("-created_at", "-pk").values_list(*LINE_COLUMNS)
+
+
 def history_page(
-    entries: QuerySet[HistoryEntry], number: int | str | None, *, per_page: int
+    entries: QuerySet[HistoryEntry],
+    number: int | str | None,
+    *,
+    per_page: int,
+    count: int | None = None,
+    first_page: Callable[[], list] | None = None,
 ) -> Page:
     """One page of ``entries``, newest first, as `HistoryLine`s (two queries: the count
-    and the page)."""
-    rows = entries.order_by("-created_at", "-pk").values_list(*LINE_COLUMNS)
-    page = paginate(rows, number, per_page=per_page)
+    and the page; ``count`` and ``first_page`` as `paginate` takes them)."""
+    page = paginate(
+        history_rows(entries), number, per_page=per_page, count=count, first_page=first_page
+    )
     page.object_list = [HistoryLine(*row) for row in page.object_list]
     return page

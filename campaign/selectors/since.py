@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.core.paginator import Page
 from django.db.models import Count, Max, Q
@@ -36,6 +37,7 @@ from campaign.models import (
     LogEntry,
     Membership,
 )
+from campaign.prepared import Prepared
 
 from .paging import paginate
 
@@ -141,17 +143,21 @@ def news_rows(user, since: datetime, campaigns: list[int] | None = None):
     ``campaigns``, the ids of the player's campaigns when the caller has them: with one
     (most players), the rows come in the order of the campaign's history index, so the
     database stops at the page's last row instead of sorting every row of the month."""
+    return _rows(user.pk, since, campaigns)
+
+
+def _rows(user: int, since: datetime, campaigns: list[int] | None):
     if campaigns is None:
-        where = Q(campaign_id__in=Membership.objects.filter(user_id=user.pk).values("campaign_id"))
+        where = Q(campaign_id__in=Membership.objects.filter(user_id=user).values("campaign_id"))
     elif len(campaigns) == 1:
         where = Q(campaign_id=campaigns[0])
     else:
         where = Q(campaign_id__in=campaigns)
-    my_forces = CrusadeForce.objects.filter(player_id=user.pk).values("pk")
+    my_forces = CrusadeForce.objects.filter(player_id=user).values("pk")
     return (
         HistoryEntry.objects.filter(where, created_at__gt=since, action__in=TOLD)
         .filter(~Q(action__in=MINE_ONLY) | Q(force_id__in=my_forces))
-        .exclude(actor_id=user.pk)
+        .exclude(actor_id=user)
         .select_related("actor", "campaign")
         .only(*COLUMNS)
         .order_by("-created_at", "-pk")
@@ -163,6 +169,37 @@ def counted(rows, most: int) -> int:
     month holds thousands of lines, and counting them all cost more than the page. With
     no order asked, the database stops at the row past ``most``."""
     return rows.order_by().values("pk")[: most + 1].count()
+
+
+def _log(user: int, since: datetime):
+    mine = Membership.objects.filter(user_id=user).values("campaign_id")
+    return (
+        LogEntry.objects.filter(
+            campaign_id__in=mine, status=LogEntry.Status.SHOWN, created_at__gt=since
+        )
+        .exclude(author_id=user)
+        .values("campaign_id", "campaign__name")
+        .annotate(count=Count("pk"), newest=Max("created_at"))
+        .order_by("-newest", "campaign_id")
+    )
+
+
+# The news of a player in one campaign (most players), at the usual page size, compiled
+# once (`campaign.prepared`): the count, as the ids up to one past the most counted, and
+# the first page. Other pages and other players read it through the ORM, the same rows.
+_ONE_CAMPAIGN = {"user": int, "campaign": int, "since": datetime}
+_COUNTED_IN_ONE = Prepared(
+    lambda user, campaign, since: (
+        _rows(user, since, [campaign])
+        .order_by()
+        .values_list("pk", flat=True)[: PER_PAGE * MOST_PAGES + 1]
+    ),
+    **_ONE_CAMPAIGN,
+)
+_FIRST_PAGE_IN_ONE = Prepared(
+    lambda user, campaign, since: _rows(user, since, [campaign])[:PER_PAGE], **_ONE_CAMPAIGN
+)
+_LOG = Prepared(_log, user=int, since=datetime)
 
 
 def news(
@@ -183,19 +220,18 @@ def news(
     since = news_since(marker, now=now)
     rows = news_rows(user, since, campaigns)
     most = per_page * most_pages
-    total = counted(rows, most)
-    shown = paginate(rows, page, per_page=per_page, count=min(total, most))
+    usual = campaigns is not None and len(campaigns) == 1 and most == PER_PAGE * MOST_PAGES
+    if usual and per_page == PER_PAGE:
+        values = {"user": user.pk, "campaign": campaigns[0], "since": since}
+        total = len(_COUNTED_IN_ONE.fetch(**values))
+        first_page = partial(_FIRST_PAGE_IN_ONE.fetch, **values)
+    else:
+        total, first_page = counted(rows, most), None
+    shown = paginate(rows, page, per_page=per_page, count=min(total, most), first_page=first_page)
     lines = [NewsLine(entry) for entry in shown.object_list]
-    mine = Membership.objects.filter(user_id=user.pk).values("campaign_id")
     log = [
         NewInLog(row["campaign_id"], row["campaign__name"], row["count"])
-        for row in LogEntry.objects.filter(
-            campaign_id__in=mine, status=LogEntry.Status.SHOWN, created_at__gt=since
-        )
-        .exclude(author_id=user.pk)
-        .values("campaign_id", "campaign__name")
-        .annotate(count=Count("pk"), newest=Max("created_at"))
-        .order_by("-newest", "campaign_id")
+        for row in _LOG.fetch(user=user.pk, since=since)
     ]
     new = [invitation for invitation in invitations if invitation.created_at > since]
     return News(since, now, shown, lines, log, new, more=total > most)

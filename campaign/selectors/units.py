@@ -3,27 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property, partial
 
 from django.core.paginator import Page
-from django.db.models import prefetch_related_objects
+from django.db.models import Count, prefetch_related_objects
 
 from campaign import rules, services
 from campaign.models import (
     BattleHonour,
     BattleScar,
     CrusadeForce,
+    HistoryEntry,
     OutOfActionTest,
     Promotion,
     RequisitionPurchase,
     Unit,
     card_prefetches,
 )
+from campaign.prepared import Prepared
 
 from .agendas import CardAgendas, card_agendas
 from .charts import XpBattle, XpHistory, xp_battles, xp_history
 from .counters import PackSection, card_pack_section
-from .history_lines import history_page
+from .history_lines import history_page, history_rows
 from .labels import keyword_labels
 from .versions import digest
 
@@ -56,6 +58,46 @@ def honour_rows(unit: Unit) -> list[HonourRow]:
             for name in honour.modifications or []
         ]
         rows.append(HonourRow(honour, " · ".join(kind), modifications))
+    return rows
+
+
+# The card page's lists, compiled once (`campaign.prepared`): the same rows, in the same
+# order, as the card's relations and `card_prefetches` give.
+@cache
+def _card_lists() -> tuple[tuple[str, Prepared], ...]:
+    return tuple(
+        (wanted.to_attr, Prepared(partial(_filtered, wanted.queryset), unit=int))
+        for wanted in card_prefetches()
+    )
+
+
+def _filtered(queryset, unit: int):
+    return queryset.filter(unit=unit)
+
+
+_OPEN_TESTS = Prepared(lambda unit: OutOfActionTest.objects.open().filter(unit=unit), unit=int)
+_PURCHASES = Prepared(lambda unit: RequisitionPurchase.objects.filter(unit=unit), unit=int)
+_HISTORY_COUNT = Prepared(
+    lambda unit: (
+        HistoryEntry.objects.filter(unit=unit)
+        .order_by()
+        .values("unit")
+        .annotate(n=Count("pk"))
+        .values_list("n", flat=True)
+    ),
+    unit=int,
+)
+_HISTORY_FIRST_PAGE = Prepared(
+    lambda unit: history_rows(HistoryEntry.objects.filter(unit=unit))[:TIMELINE_PER_PAGE],
+    unit=int,
+)
+
+
+def _of_card(query: Prepared, unit: Unit) -> list:
+    """``query``'s rows for ``unit``, each knowing its card (as through the relation)."""
+    rows = query.fetch(unit=unit.pk)
+    for row in rows:
+        row.unit = unit
     return rows
 
 
@@ -99,8 +141,8 @@ class CardPage:
         parts show the card as this). Each list is read as the prefetch would, for this
         one card, without the prefetch's machinery for many (a third of their time)."""
         unit = self.unit
-        for wanted in card_prefetches():
-            setattr(unit, wanted.to_attr, list(wanted.queryset.filter(unit=unit)))
+        for to_attr, query in _card_lists():
+            setattr(unit, to_attr, query.fetch(unit=unit.pk))
         return unit
 
     @cached_property
@@ -132,7 +174,7 @@ class CardPage:
 
     @cached_property
     def pending_tests(self) -> list[OutOfActionTest]:
-        return list(self.unit.out_of_action_tests.open())
+        return _of_card(_OPEN_TESTS, self.unit)
 
     @cached_property
     def requisitions(self) -> list[services.RequisitionOption]:
@@ -142,7 +184,15 @@ class CardPage:
     @cached_property
     def timeline(self) -> Page:
         """A page of the card's history (`HistoryLine`s)."""
-        return history_page(self.unit.history.all(), self.page, per_page=TIMELINE_PER_PAGE)
+        unit = self.unit.pk
+        counts = _HISTORY_COUNT.fetch(unit=unit)
+        return history_page(
+            self.unit.history.all(),
+            self.page,
+            per_page=TIMELINE_PER_PAGE,
+            count=counts[0] if counts else 0,
+            first_page=partial(_HISTORY_FIRST_PAGE.fetch, unit=unit),
+        )
 
     @cached_property
     def agendas(self) -> CardAgendas | None:
@@ -153,7 +203,7 @@ class CardPage:
     def purchases(self) -> list[RequisitionPurchase]:
         """The Requisitions bought for the unit: read only when the card's details are
         built, not when they come from the cache."""
-        return list(self.unit.requisitions.all())
+        return _of_card(_PURCHASES, self.unit)
 
     @cached_property
     def _xp_battles(self) -> tuple[list[XpBattle], bool] | None:

@@ -81,6 +81,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce
+from campaign.prepared import Prepared
 
 FRAGMENT_SECONDS = 600
 """How long a cached fragment lives: shorter than a picture's signed address in a bucket,
@@ -156,32 +157,40 @@ def battle_version(battle: Battle) -> str:
     return f"{battle.status}-{battle.forces_revision}"
 
 
-def waiting_versions(user) -> tuple[int, int]:
-    """(the revisions of the player's forces, those of the other forces in the battles
-    theirs are in and that are not over), in one query."""
+def _waiting_versions(user: int) -> QuerySet:
     from django.contrib.auth import get_user_model
 
     one_row = Value(1)
-    mine = CrusadeForce.objects.filter(player_id=user.pk).order_by().annotate(row=one_row)
+    mine = CrusadeForce.objects.filter(player_id=user).order_by().annotate(row=one_row)
     battles = BattleParticipant.objects.filter(BattleParticipant.in_play(), force__player=user)
     others = BattleParticipant.objects.filter(battle__in=battles.values("battle_id"))
     theirs = (
         CrusadeForce.objects.filter(pk__in=others.values("force_id"))
-        .exclude(player_id=user.pk)
+        .exclude(player_id=user)
         .order_by()
         .annotate(row=one_row)
     )
-    row = (
+    return (
         get_user_model()
-        .objects.filter(pk=user.pk)
+        .objects.filter(pk=user)
         .annotate(
             mine=_total(mine.values("row"), "revision"),
             theirs=_total(theirs.values("row"), "revision"),
         )
         .values_list("mine", "theirs")
-        .first()
+        .order_by()
     )
-    return row or (0, 0)
+
+
+_WAITING_VERSIONS = Prepared(_waiting_versions, user=int)
+
+
+def waiting_versions(user) -> tuple[int, int]:
+    """(the revisions of the player's forces, those of the other forces in the battles
+    theirs are in and that are not over), in one query (compiled once:
+    `campaign.prepared`)."""
+    rows = _WAITING_VERSIONS.fetch(user=user.pk)
+    return rows[0] if rows else (0, 0)
 
 
 def digest(*shown) -> str:
