@@ -119,10 +119,12 @@ def test_each_thread_compiles_on_its_own_connection():
 
 
 JOINED = Prepared(
-    lambda force: BattleHonour.objects.filter(unit__force=force)
-    .select_related("unit__force", "promotion")
-    .annotate(scars=Count("unit__scars"))
-    .order_by("pk"),
+    lambda force: (
+        BattleHonour.objects.filter(unit__force=force)
+        .select_related("unit__force", "promotion")
+        .annotate(scars=Count("unit__scars"))
+        .order_by("pk")
+    ),
     force=int,
 )
 PREFETCHED = Prepared(
@@ -130,9 +132,11 @@ PREFETCHED = Prepared(
     force=int,
 )
 DICTS = Prepared(
-    lambda force, after: HistoryEntry.objects.filter(force=force, created_at__gt=after)
-    .order_by("pk")
-    .values("pk", "action", "created_at"),
+    lambda force, after: (
+        HistoryEntry.objects.filter(force=force, created_at__gt=after)
+        .order_by("pk")
+        .values("pk", "action", "created_at")
+    ),
     force=int,
     after=datetime,
 )
