@@ -8,3 +8,8 @@ class CampaignConfig(AppConfig):
 
     def ready(self) -> None:
         from campaign import checks  # noqa: F401  (registers the system checks)
+        from campaign.services._common import when_rows_written
+        from campaign.webhooks.queue import rows_written
+
+        # History writing tells the webhooks' queue of its rows; it does not import it.
+        when_rows_written(rows_written)

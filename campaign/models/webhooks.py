@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from campaign.webhooks.addresses import validate_address
+from campaign.addresses import validate_address
 
 from .campaigns import Campaign
 

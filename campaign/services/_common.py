@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -22,7 +22,21 @@ from campaign.models import (
     HistoryEntry,
     Unit,
 )
-from campaign.webhooks import queue as webhooks
+
+_WRITTEN: list[Callable[[Sequence[HistoryEntry]], object]] = []
+"""Who is told of every batch of history rows written, in the change's transaction."""
+
+
+def when_rows_written(listener: Callable[[Sequence[HistoryEntry]], object]) -> None:
+    """Tell ``listener`` of every batch of history rows written from now on (once, however
+    often it is asked: `campaign.apps` asks at start-up for the webhooks' queue)."""
+    if listener not in _WRITTEN:
+        _WRITTEN.append(listener)
+
+
+def _written(rows: Sequence[HistoryEntry]) -> None:
+    for listener in _WRITTEN:
+        listener(rows)
 
 
 def refuse(message: str, *, field: str | None = None) -> None:
@@ -207,7 +221,7 @@ def record(*args: Any, **row: Any) -> HistoryEntry:
     once.claim()
     entry.save()
     _revise([entry])
-    webhooks.rows_written([entry])
+    _written([entry])
     return entry
 
 
@@ -216,13 +230,14 @@ def write_history(rows: list[HistoryEntry]) -> None:
 
     Every history row is written here or by `record`: a change is what uses up the form
     that asked for it (`campaign.once`), in the change's own transaction; the news among
-    the rows is queued for the campaign's webhooks (`campaign.webhooks.queue`).
+    the rows is queued for the campaign's webhooks (`campaign.webhooks.queue`, told through
+    `when_rows_written`).
     """
     if rows:
         once.claim()
         HistoryEntry.objects.bulk_create(rows)
         _revise(rows)
-        webhooks.rows_written(rows)
+        _written(rows)
 
 
 def _revise(rows: list[HistoryEntry]) -> None:

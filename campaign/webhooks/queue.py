@@ -1,5 +1,6 @@
-"""The hook in `services._common`: after a change writes its history rows, the news among
-them is queued for the worker, once the change's transaction commits.
+"""Told by `services._common` of every change's history rows (`campaign.apps` asks it to,
+at start-up), this queues the news among them for the worker, once the change's
+transaction commits.
 
 Cost: a change none of whose rows is news (most are: a unit edited, a Requisition
 bought) costs nothing, not even a query. A change with news costs one query, on an

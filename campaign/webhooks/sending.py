@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from . import addresses
+from campaign import addresses
 
 SIGNATURE_HEADER = "X-Crusade-Signature"
 USER_AGENT = "CrusadeTracker-Webhooks/1"

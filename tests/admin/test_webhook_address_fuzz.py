@@ -17,9 +17,8 @@ from django.db import transaction
 from django.test import RequestFactory
 from django.urls import reverse
 
-from campaign import services
+from campaign import addresses, services
 from campaign.models import Webhook
-from campaign.webhooks import addresses
 
 from .helpers import form_data
 from .hostile_addresses import (

@@ -9,9 +9,8 @@ import socket
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign import services
+from campaign import addresses, services
 from campaign.models import WebhookDelivery
-from campaign.webhooks import addresses
 
 from .conftest import add_hook
 
