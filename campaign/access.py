@@ -18,6 +18,7 @@ decides with small indexed queries, so it costs the same however big a campaign 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import TypeVar
 
 from django.contrib.auth import get_user_model
@@ -48,6 +49,7 @@ from campaign.models import (
     Promotion,
     Unit,
 )
+from campaign.prepared import Prepared
 
 OWNER_ONLY = "Only the force's player can change it."
 PLAYERS_ONLY = "Only players with a force in this battle can record it."
@@ -94,12 +96,27 @@ def _effective_role(user, membership_role: Callable[[], str | None]) -> str | No
     return membership_role()
 
 
+_ROLE = Prepared(
+    lambda campaign, user: (
+        Membership.objects.filter(campaign_id=campaign, user_id=user)
+        .order_by()
+        .values_list("role", flat=True)[:1]
+    ),
+    campaign=int,
+    user=int,
+)
+"""A user's membership role in a campaign (one membership at most per user and campaign)."""
+
+
+def _one_role(campaign: int, user: int) -> str | None:
+    return next(iter(_ROLE.fetch(campaign=campaign, user=user)), None)
+
+
 def _role(user, campaign_id: int | None) -> str | None:
     """The user's role in the campaign (superusers count as organisers), or None."""
     if campaign_id is None:
         return None
-    members = Membership.objects.filter(campaign_id=campaign_id, user_id=user.pk)
-    return _effective_role(user, lambda: members.values_list("role", flat=True).first())
+    return _effective_role(user, lambda: _one_role(campaign_id, user.pk))
 
 
 def _with_viewer_role(rows: QuerySet, user, *, campaign: str = "pk") -> QuerySet:
@@ -107,7 +124,11 @@ def _with_viewer_role(rows: QuerySet, user, *, campaign: str = "pk") -> QuerySet
     user's role in each (None for none): the row and the access check in one query."""
     if not user.is_authenticated:
         return rows.annotate(viewer_role=Value(None, output_field=CharField()))
-    members = Membership.objects.filter(campaign=OuterRef(campaign), user_id=user.pk)
+    return _with_role_of(rows, user.pk, campaign=campaign)
+
+
+def _with_role_of(rows: QuerySet, user: int, *, campaign: str = "pk") -> QuerySet:
+    members = Membership.objects.filter(campaign=OuterRef(campaign), user_id=user)
     # One membership at most per user and campaign: nothing to sort (nor to join to sort).
     return rows.annotate(viewer_role=Subquery(members.order_by().values("role")[:1]))
 
@@ -124,6 +145,29 @@ def _fetch(queryset: QuerySet, pk: int, what: str) -> Model:
         return queryset.get(pk=pk)
     except ObjectDoesNotExist:
         raise Http404(f"No such {what}.") from None
+
+
+def _by_pk(queryset: QuerySet) -> Prepared:
+    """``queryset``'s row of one primary key, compiled once (`campaign.prepared`)."""
+    return Prepared(lambda pk: queryset.filter(pk=pk), pk=int)
+
+
+def _fetch_prepared(rows: Prepared, pk: int, what: str, **values: int) -> Model:
+    """`_fetch` through a prepared query (`_by_pk`, or one that takes ``values`` too)."""
+    found = rows.fetch(pk=pk, **values) if fits_column(rows.model()._meta.pk, pk) else []
+    if not found:
+        raise Http404(f"No such {what}.")
+    return found[0]
+
+
+_FORCES = _by_pk(CrusadeForce.objects.select_related("player", "campaign"))
+_UNITS = _by_pk(
+    Unit.objects.select_related("force__player", "force__campaign", "force__provenance")
+)
+_BATTLES = _by_pk(Battle.objects.select_related("campaign", "phase", "territory"))
+_PARTICIPANTS = _by_pk(
+    BattleParticipant.objects.select_related("battle__campaign", "force__player")
+)
 
 
 def _decide(obj: T, *, can_write: bool, visible: bool, write: bool, refusal: str) -> tuple[T, bool]:
@@ -195,19 +239,14 @@ def get_force_for_user(
 
     ``forces`` is the queryset to fetch it from when the page needs more than the force,
     its player and its campaign in the same query."""
-    if forces is None:
-        forces = CrusadeForce.objects.select_related("player", "campaign")
-    force = _fetch(forces, pk, "force")
+    prepared = forces is None
+    force = _fetch_prepared(_FORCES, pk, "force") if prepared else _fetch(forces, pk, "force")
     return _through_force(user, force, force, write=write)
 
 
 def get_unit_for_user(user, pk: int, *, write: bool = False) -> tuple[Unit, bool]:
     """A Crusade card: as its force."""
-    unit = _fetch(
-        Unit.objects.select_related("force__player", "force__campaign", "force__provenance"),
-        pk,
-        "unit",
-    )
+    unit = _fetch_prepared(_UNITS, pk, "unit")
     return _through_force(user, unit, unit.force, write=write)
 
 
@@ -233,13 +272,19 @@ def get_promotion_for_user(user, pk: int, *, write: bool = False) -> tuple[Promo
     return _through_force(user, promotion, promotion.unit.force, write=write)
 
 
-def _battle_players(battle_id: int) -> set[int]:
-    """The players with a force in one battle (an indexed lookup on that battle)."""
-    return set(
-        BattleParticipant.objects.filter(battle_id=battle_id)
+_BATTLE_PLAYERS = Prepared(
+    lambda battle: (
+        BattleParticipant.objects.filter(battle_id=battle)
         .order_by()  # a set: the sides' order (by their battle's date) needs no join
         .values_list("force__player_id", flat=True)
-    )
+    ),
+    battle=int,
+)
+
+
+def _battle_players(battle_id: int) -> set[int]:
+    """The players with a force in one battle (an indexed lookup on that battle)."""
+    return set(_BATTLE_PLAYERS.fetch(battle=battle_id))
 
 
 def _writer(user, battle: Battle, *, starter: bool, otherwise: tuple[bool, str]):
@@ -254,29 +299,41 @@ def get_battle_for_user(
 ) -> tuple[Battle, bool]:
     """Members of the battle's campaign see it; the players with a force in it change it
     (with ``starter``: only the player who started it, to cancel it)."""
-    battle = _fetch(Battle.objects.select_related("campaign", "phase", "territory"), pk, "battle")
+    battle = _fetch_prepared(_BATTLES, pk, "battle")
     plays = user.is_authenticated and user.pk in _battle_players(battle.pk)
     visible = plays or _sees_campaign(user, battle.campaign_id)
     can_write, refusal = _writer(user, battle, starter=starter, otherwise=(plays, PLAYERS_ONLY))
     return _decide(battle, can_write=can_write, visible=visible, write=write, refusal=refusal)
 
 
-def get_watched_battle_for_user(user, pk: int, *, battles: QuerySet[Battle]) -> Battle:
-    """A battle from ``battles`` for a page that asks every few seconds whether it changed:
-    whoever sees it as `get_battle_for_user` says gets it, anyone else a 404, with the
-    check in the battle's own query (``battles`` annotates what the page asks)."""
+def get_watched_battle_for_user(
+    user, pk: int, *, battles: Callable[[], QuerySet[Battle]]
+) -> Battle:
+    """A battle from ``battles()`` for a page that asks every few seconds whether it
+    changed: whoever sees it as `get_battle_for_user` says gets it, anyone else a 404, with
+    the check in the battle's own query (``battles`` annotates what the page asks; the
+    query is compiled once for each ``battles``, `campaign.prepared`)."""
     if user.is_authenticated:
-        mine = BattleParticipant.objects.filter(battle=OuterRef("pk"), force__player_id=user.pk)
-        plays = Exists(mine)
+        battle = _fetch_prepared(_watched(battles), pk, "battle", user=user.pk)
     else:
         plays = Value(False, output_field=BooleanField())
-    battle = _fetch(
-        _with_viewer_role(battles, user, campaign="campaign_id").annotate(viewer_plays=plays),
-        pk,
-        "battle",
-    )
+        battle = _fetch(
+            _with_viewer_role(battles(), user, campaign="campaign_id").annotate(viewer_plays=plays),
+            pk,
+            "battle",
+        )
     visible = battle.viewer_plays or _effective_role(user, lambda: battle.viewer_role) is not None
     return _decide(battle, can_write=False, visible=visible, write=False, refusal="")[0]
+
+
+@cache
+def _watched(battles: Callable[[], QuerySet[Battle]]) -> Prepared:
+    def build(pk: int, user: int) -> QuerySet[Battle]:
+        mine = BattleParticipant.objects.filter(battle=OuterRef("pk"), force__player_id=user)
+        rows = _with_role_of(battles(), user, campaign="campaign_id")
+        return rows.annotate(viewer_plays=Exists(mine)).filter(pk=pk)
+
+    return Prepared(build, pk=int, user=int)
 
 
 def get_participant_for_user(
@@ -285,11 +342,7 @@ def get_participant_for_user(
     """One side of a battle: whoever sees the battle sees it; its force's player changes it
     (with ``starter``: only the player who started the battle, to withdraw its
     invitation)."""
-    participant = _fetch(
-        BattleParticipant.objects.select_related("battle__campaign", "force__player"),
-        pk,
-        "army",
-    )
+    participant = _fetch_prepared(_PARTICIPANTS, pk, "army")
     owner = _force_owner(user, participant.force)
     battle = participant.battle
     visible = (

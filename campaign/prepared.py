@@ -43,6 +43,27 @@ _FAR_OFF = datetime(2900, 1, 1, tzinfo=UTC)
 KINDS = (int, str, datetime)
 
 
+def give_related(owners: list, name: str, rows: list) -> None:
+    """Make each owner's reverse relation ``name`` (``owner.<name>.all()``) hold its rows
+    among ``rows``, in their order, as ``prefetch_related`` would, and give each row its
+    owner: rows fetched for all the owners at once by one prepared query."""
+    if not owners:
+        return
+    field = getattr(owners[0], name).field
+    by_owner: dict[Any, list] = {}
+    for row in rows:
+        by_owner.setdefault(getattr(row, field.attname), []).append(row)
+    cache_name = field.remote_field.cache_name
+    for owner in owners:
+        mine = by_owner.get(owner.pk, [])
+        for row in mine:
+            field.set_cached_value(row, owner)
+        queryset = getattr(owner, name).get_queryset()
+        queryset._result_cache = mine
+        queryset._prefetch_done = True
+        owner.__dict__.setdefault("_prefetched_objects_cache", {})[cache_name] = queryset
+
+
 def _stand_in(kind: type, round: int) -> Any:
     """A value no real query passes, of the type the real value will have (an int that
     fits a 32-bit column: Django finds nothing for one that doesn't, without asking)."""
@@ -164,6 +185,10 @@ class Prepared:
         if compiled is None:
             compiled = cache[self] = self._compile(connection)
         return compiled
+
+    def model(self, using: str = DEFAULT_DB_ALIAS) -> type | None:
+        """The model whose instances `fetch` returns (None for values() and values_list())."""
+        return self._compiled(connections[using]).model
 
     def fetch(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list:
         """What the queryset built from `values` holds, as a list."""

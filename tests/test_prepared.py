@@ -7,12 +7,12 @@ from datetime import datetime, timedelta
 
 import pytest
 from django.db import connection, connections
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from campaign.models import BattleHonour, BattleScar, HistoryEntry, Unit
-from campaign.prepared import Prepared
+from campaign.prepared import Prepared, give_related
 from tests.services.veterans import veteran_force
 
 pytestmark = pytest.mark.django_db
@@ -22,6 +22,10 @@ HONOURS = Prepared(
     unit=int,
 )
 EVERY_HONOUR = Prepared(lambda unit: BattleHonour.objects.filter(unit=unit), unit=int)
+EVERY_FORCE_HONOUR = Prepared(
+    lambda force: BattleHonour.objects.filter(unit__force=force).order_by("unit", "pk"),
+    force=int,
+)
 SCARS = Prepared(lambda unit: BattleScar.objects.filter(unit=unit), unit=int)
 NAMES = Prepared(
     lambda force, status: (
@@ -186,3 +190,30 @@ def test_refuses_what_it_cannot_run_again(build, kind, message):
 def test_values_are_ints_strings_or_datetimes():
     with pytest.raises(TypeError, match="not unit"):
         Prepared(lambda unit: Unit.objects.filter(pk=unit), unit=float)
+
+
+def test_rows_given_to_their_owners_as_prefetch_related_would():
+    force = veteran_force()
+    units = list(force.units.order_by("pk"))
+    every = EVERY_FORCE_HONOUR.fetch(force=force.pk)
+    give_related(units, "honours", every)
+    with CaptureQueriesContext(connection) as queries:
+        given = {unit.pk: list(unit.honours.all()) for unit in units}
+        owners = {honour.unit is unit for unit in units for honour in given[unit.pk]}
+    assert len(queries) == 0
+    assert owners == {True}  # each row's owner is the very instance it was given to
+    expected = {
+        unit.pk: list(unit.honours.all())
+        for unit in Unit.objects.filter(force=force).prefetch_related(
+            Prefetch("honours", BattleHonour.objects.order_by("pk"))
+        )
+    }
+    assert {pk: [h.pk for h in rows] for pk, rows in given.items()} == {
+        pk: [h.pk for h in rows] for pk, rows in expected.items()
+    }
+    assert sum(map(len, given.values())) == len(every) > 0
+    # An owner with no row among them has an empty relation, not a query.
+    give_related(units, "honours", [])
+    with CaptureQueriesContext(connection) as queries:
+        assert [list(unit.honours.all()) for unit in units] == [[] for _ in units]
+    assert len(queries) == 0

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from campaign.models import AgendaAchievement, AgendaPick, Battle, BattleUnit, Unit
+from campaign.prepared import Prepared
 
 
 def agenda_picks() -> Prefetch:
@@ -15,12 +16,22 @@ def agenda_picks() -> Prefetch:
     return Prefetch("agenda_picks", AgendaPick.objects.select_related("agenda").order_by("pk"))
 
 
+_ACHIEVED = Prepared(
+    lambda battle: (
+        AgendaAchievement.objects.filter(battle_unit__participant__battle_id=battle)
+        .select_related("agenda")
+        .order_by("pk")
+    ),
+    battle=int,
+)
+
+
 def show_achievements(battle: Battle, entries: list[BattleUnit]) -> None:
     """Give each of a battle's army entries what it achieved (``entry.agendas_achieved``),
-    in one query whatever the armies (none mustered yet included)."""
+    in one query whatever the armies (none mustered yet included; compiled once,
+    `campaign.prepared`)."""
     found: dict[int, list[AgendaAchievement]] = {}
-    rows = AgendaAchievement.objects.filter(battle_unit__participant__battle=battle)
-    for row in rows.select_related("agenda").order_by("pk"):
+    for row in _ACHIEVED.fetch(battle=battle.pk):
         found.setdefault(row.battle_unit_id, []).append(row)
     for entry in entries:
         entry.agendas_achieved = found.get(entry.pk, [])

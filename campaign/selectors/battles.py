@@ -9,13 +9,15 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django.core.cache import cache
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import prefetch_related_objects
 from django.urls import reverse
 
 from campaign import rules
 from campaign.models import (
     Battle,
+    BattleHonour,
     BattleParticipant,
+    BattleScar,
     BattleUnit,
     CrusadeForce,
     CustomContent,
@@ -23,8 +25,8 @@ from campaign.models import (
     Promotion,
     Unit,
     card_prefetches,
-    fact_prefetches,
 )
+from campaign.prepared import Prepared, give_related
 from campaign.services import agendas as agenda_service
 from campaign.services.battles import disagreement, recording_refusal
 
@@ -149,10 +151,32 @@ class BattlePage:
         return [test for side in self.sides for test in side.pending_tests]
 
 
-def _army_queryset():
-    # Whom a unit leads or starts in is another entry of the battle: linked in Python
-    # (`_link_entries`) rather than joined, which would load each card three times.
-    return BattleUnit.objects.select_related("unit", "out_of_action").order_by("pk")
+# The battle page's sides and what each holds, compiled once (`campaign.prepared`), each
+# for the whole battle: whom a unit leads or starts in is another entry of the battle,
+# linked in Python (`_link_entries`) rather than joined, which would load each card three
+# times.
+_SIDES = Prepared(
+    lambda battle: (
+        BattleParticipant.objects.filter(battle_id=battle)
+        .select_related("force__player", "recorded_by")
+        .order_by("pk")
+    ),
+    battle=int,
+)
+_ARMIES = Prepared(
+    lambda battle: (
+        BattleUnit.objects.filter(participant__battle_id=battle)
+        .select_related("unit", "out_of_action")
+        .order_by("pk")
+    ),
+    battle=int,
+)
+_BLESSINGS = Prepared(
+    lambda battle: BLESSING_PICKS.queryset.filter(participant__battle_id=battle), battle=int
+)
+_AGENDAS = Prepared(
+    lambda battle: agenda_picks().queryset.filter(participant__battle_id=battle), battle=int
+)
 
 
 def _link_entries(entries: list[BattleUnit]) -> None:
@@ -184,14 +208,13 @@ def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
 
 def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
     """The battle page in the same number of queries whatever the size of the armies."""
-    participants = list(
-        battle.participants.select_related("force__player", "recorded_by")
-        .prefetch_related(
-            Prefetch("army", queryset=_army_queryset()), BLESSING_PICKS, agenda_picks()
-        )
-        .order_by("pk")
-    )
-    entries = [entry for p in participants for entry in p.army.all()]
+    participants = _SIDES.fetch(battle=battle.pk)
+    for side in participants:
+        side.battle = battle
+    entries = _ARMIES.fetch(battle=battle.pk)
+    give_related(participants, "army", entries)
+    give_related(participants, "blessing_picks", _BLESSINGS.fetch(battle=battle.pk))
+    give_related(participants, "agenda_picks", _AGENDAS.fetch(battle=battle.pk))
     _link_entries(entries)
     _link_warlords(participants)
     show_achievements(battle, entries)
@@ -423,17 +446,50 @@ class RecordPage:
         return list(self.participant.army.all())
 
 
+# The record form's side, its army and its cards' active honours and scars (what
+# `Unit.facts` reads), compiled once (`campaign.prepared`).
+_RECORD_SIDES = Prepared(
+    lambda battle: (
+        BattleParticipant.objects.filter(battle_id=battle).select_related("force").order_by("pk")
+    ),
+    battle=int,
+)
+_ARMY = Prepared(
+    lambda side: (
+        BattleUnit.objects.filter(participant_id=side).select_related("unit").order_by("pk")
+    ),
+    side=int,
+)
+
+
+def _in_army(model):
+    return Prepared(
+        lambda side: model.objects.filter(
+            status=model.Status.ACTIVE, unit__battle_entries__participant_id=side
+        ),
+        side=int,
+    )
+
+
+_ARMY_FACTS = (
+    ("active_honour_list", _in_army(BattleHonour)),
+    ("active_scar_list", _in_army(BattleScar)),
+)
+
+
 def record_page(participant: BattleParticipant) -> RecordPage:
     """One side's army, ready for its player to record what each unit did."""
-    army = (
-        BattleUnit.objects.select_related("unit")
-        .prefetch_related(*fact_prefetches("unit__"))
-        .order_by("pk")
-    )
     battle = participant.battle
-    sides = list(battle.participants.select_related("force").order_by("pk"))
+    sides = _RECORD_SIDES.fetch(battle=battle.pk)
     side = next(s for s in sides if s.pk == participant.pk)
     side.battle = battle
-    prefetch_related_objects([side], Prefetch("army", queryset=army))
-    _link_entries(list(side.army.all()))  # a Leader and its Bodyguard are of one army
+    army = _ARMY.fetch(side=side.pk)
+    for to_attr, query in _ARMY_FACTS:
+        found: dict[int, list] = {}
+        for row in query.fetch(side=side.pk):  # a card is in an army once
+            found.setdefault(row.unit_id, []).append(row)
+        for entry in army:
+            setattr(entry.unit, to_attr, found.get(entry.unit_id, []))
+    give_related([side], "army", army)
+    _link_entries(army)  # a Leader and its Bodyguard are of one army
     return RecordPage(side, recording_refusal(battle, sides, side))

@@ -25,6 +25,7 @@ from campaign.models import (
     CustomContent,
     Unit,
 )
+from campaign.prepared import Prepared
 
 from . import _common as common
 
@@ -102,8 +103,16 @@ def save_picks(*, participant: BattleParticipant, agendas: Iterable[CustomConten
 def side_picks(participant: BattleParticipant | int) -> dict[int, CustomContent]:
     """The Agendas a side picked, by key, in the order picked."""
     pk = participant if isinstance(participant, int) else participant.pk
-    picks = AgendaPick.objects.filter(participant_id=pk).select_related("agenda").order_by("pk")
-    return {pick.agenda_id: pick.agenda for pick in picks}
+    return {pick.agenda_id: pick.agenda for pick in _SIDE_PICKS.fetch(side=pk)}
+
+
+_SIDE_PICKS = Prepared(
+    lambda side: (
+        AgendaPick.objects.filter(participant_id=side).select_related("agenda").order_by("pk")
+    ),
+    side=int,
+)
+"""`side_picks`, compiled once (`campaign.prepared`): asked by every record and muster."""
 
 
 def battle_picks(sides: Iterable[int]) -> dict[int, dict[int, CustomContent]]:

@@ -105,7 +105,7 @@ def _battle_watch(request: HttpRequest, pk: int) -> live.Watch:
     """The battle page's poll, read before anything the page shows: the page is then at
     least as new as its ETag says, so no change is ever missed (one query, which also
     turns away whoever may not see the battle)."""
-    battle = get_watched_battle_for_user(request.user, pk, battles=live.watched_battles())
+    battle = get_watched_battle_for_user(request.user, pk, battles=live.watched_battles)
     return live.battle_watch(battle, request.user)
 
 
