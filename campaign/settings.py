@@ -172,7 +172,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # once itself. About 0.1 to 0.3 MB a card, 200 at most; tables are smaller. Every key
 # also names the database's generation, which `manage.py restore` moves on, because a
 # restore takes revisions back to numbers that named other states (campaign.serving).
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "campaign.sessions"
 MESSAGE_STORAGE = "django.contrib.messages.storage.fallback.FallbackStorage"
 CACHES = {
     "default": {
