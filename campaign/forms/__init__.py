@@ -8,6 +8,9 @@ from django.db import models
 
 from campaign.bounds import fits_column
 
+NOT_CHOSEN = ""
+"""The value of a select's "nothing chosen" choice."""
+
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
     """Show a service's ValidationError on the form: by field when it names one."""

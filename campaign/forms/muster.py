@@ -20,10 +20,9 @@ from django.utils.safestring import SafeString, mark_safe
 from campaign import rules
 from campaign.models import BattleParticipant, CustomContent, Unit
 
-from . import IdsField
+from . import NOT_CHOSEN, IdsField
 from .agendas import add_picks_field, clean_picks
 
-NOT_CHOSEN = ""
 BODYGUARDS = "bodyguards"
 TRANSPORTS = "transports"
 NOBODY = "Nobody (fights on its own)"

@@ -24,7 +24,8 @@ from campaign.access import (
 from campaign.bounds import fits_column
 from campaign.forms import add_service_errors
 from campaign.forms import agendas as agenda_forms
-from campaign.forms.battles import BattleCreateForm, SideRecordForm
+from campaign.forms.battle_start import BattleCreateForm
+from campaign.forms.battles import SideRecordForm
 from campaign.forms.blessings import BlessingPickForm
 from campaign.forms.muster import MusterForm
 from campaign.models import Battle, BattleParticipant, CrusadeForce
