@@ -49,7 +49,7 @@ from campaign.models import (
     Promotion,
     Unit,
 )
-from campaign.prepared import Prepared
+from campaign.prepared import Prepared, by_pk
 
 OWNER_ONLY = "Only the force's player can change it."
 PLAYERS_ONLY = "Only players with a force in this battle can record it."
@@ -147,26 +147,21 @@ def _fetch(queryset: QuerySet, pk: int, what: str) -> Model:
         raise Http404(f"No such {what}.") from None
 
 
-def _by_pk(queryset: QuerySet) -> Prepared:
-    """``queryset``'s row of one primary key, compiled once (`campaign.prepared`)."""
-    return Prepared(lambda pk: queryset.filter(pk=pk), pk=int)
-
-
 def _fetch_prepared(rows: Prepared, pk: int, what: str, **values: int) -> Model:
-    """`_fetch` through a prepared query (`_by_pk`, or one that takes ``values`` too)."""
+    """`_fetch` through a prepared query (`by_pk`, or one that takes ``values`` too)."""
     found = rows.fetch(pk=pk, **values) if fits_column(rows.model()._meta.pk, pk) else []
     if not found:
         raise Http404(f"No such {what}.")
     return found[0]
 
 
-_FORCES = _by_pk(CrusadeForce.objects.select_related("player", "campaign"))
-_UNITS = _by_pk(
-    Unit.objects.select_related("force__player", "force__campaign", "force__provenance")
+_FORCES = by_pk(lambda: CrusadeForce.objects.select_related("player", "campaign"))
+_UNITS = by_pk(
+    lambda: Unit.objects.select_related("force__player", "force__campaign", "force__provenance")
 )
-_BATTLES = _by_pk(Battle.objects.select_related("campaign", "phase", "territory"))
-_PARTICIPANTS = _by_pk(
-    BattleParticipant.objects.select_related("battle__campaign", "force__player")
+_BATTLES = by_pk(lambda: Battle.objects.select_related("campaign", "phase", "territory"))
+_PARTICIPANTS = by_pk(
+    lambda: BattleParticipant.objects.select_related("battle__campaign", "force__player")
 )
 
 
@@ -233,14 +228,13 @@ def get_email_stop(token: str) -> tuple[Model, email_links.Stop] | None:
 
 
 def get_force_for_user(
-    user, pk: int, *, write: bool = False, forces: QuerySet[CrusadeForce] | None = None
+    user, pk: int, *, write: bool = False, forces: Prepared | None = None
 ) -> tuple[CrusadeForce, bool]:
     """Anyone in the force's campaign may read it; only its player may change it.
 
-    ``forces`` is the queryset to fetch it from when the page needs more than the force,
-    its player and its campaign in the same query."""
-    prepared = forces is None
-    force = _fetch_prepared(_FORCES, pk, "force") if prepared else _fetch(forces, pk, "force")
+    ``forces`` is the query (of one force by ``pk``: `by_pk`) to fetch it from when the
+    page needs more than the force, its player and its campaign in the same query."""
+    force = _fetch_prepared(forces or _FORCES, pk, "force")
     return _through_force(user, force, force, write=write)
 
 

@@ -228,3 +228,9 @@ class Prepared:
         if compiled.prefetches and instances:
             prefetch_related_objects(instances, *compiled.prefetches)
         return instances
+
+
+def by_pk(queryset: Callable[[], QuerySet]) -> Prepared:
+    """The row of one primary key among ``queryset()``'s, compiled once: what the access
+    helpers fetch one object with (`campaign.access`)."""
+    return Prepared(lambda pk: queryset().filter(pk=pk), pk=int)

@@ -27,6 +27,7 @@ from .card_image import card_image_facts, card_png
 from .dashboard import Dashboard, dashboard
 from .exports import force_document, force_text
 from .forces import (
+    ORDER_OF_BATTLE_FORCE,
     ForceHistory,
     HistoryRow,
     OrderOfBattle,
@@ -87,6 +88,7 @@ __all__ = [
     "keyword_labels",
     "muster_page",
     "order_of_battle",
+    "ORDER_OF_BATTLE_FORCE",
     "order_of_battle_forces",
     "out_of_action_page",
     "paginate",

@@ -14,6 +14,7 @@ from campaign.models import (
     BattleParticipant,
     CrusadeForce,
 )
+from campaign.prepared import by_pk
 
 from .alliances import choosable_alliances, has_alliances_to_pick
 from .counters import PackSection, force_pack_section, has_pack_content
@@ -146,6 +147,10 @@ def order_of_battle_forces() -> QuerySet[CrusadeForce]:
         has_pack_content=has_pack_content(),
         has_alliances_to_pick=has_alliances_to_pick(),
     )
+
+
+ORDER_OF_BATTLE_FORCE = by_pk(order_of_battle_forces)
+"""One force of `order_of_battle_forces`, by its key, compiled once (`campaign.prepared`)."""
 
 
 def order_of_battle(

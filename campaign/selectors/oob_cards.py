@@ -9,16 +9,15 @@ waits for it) is worked out once here.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
-from django.db import connection
 from django.db.models import CharField, F, IntegerField, Value
 from django.db.models.functions import Cast
 
 from campaign import rules
 from campaign.models import BattleHonour, BattleScar, CrusadeForce, OutOfActionTest, Unit
 from campaign.models.forces import KEYWORD_FIELDS, card_prefetches
+from campaign.prepared import Prepared
 
 HONOUR_LABELS = dict(BattleHonour._meta.get_field("category").flatchoices)
 RELIC = rules.HonourCategory.CRUSADE_RELIC
@@ -139,28 +138,12 @@ def _details(force: CrusadeForce) -> dict[int, dict[int, list[tuple]]]:
     keys) and active upgrades (their Crusade points), each kind in the order its model
     lists it (when gained or raised, then by key).
 
-    One query, its SQL built once a process (`_details_statement`): on the first look
-    after a change, building the five queries' SQL cost far more than running them."""
-    sql, params = _details_statement(connection.vendor)
-    params = [force.pk if param == SOME_FORCE else param for param in params]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    One query, compiled once (`campaign.prepared`): on the first look after a change,
+    building the five queries' SQL cost far more than running them."""
     found: dict[int, dict[int, list[tuple]]] = {kind: {} for kind in KINDS}
-    for kind, unit_id, _, key, a, b, c, number in rows:
+    for kind, unit_id, _, key, a, b, c, number in _DETAILS.fetch(force=force.pk):
         found[int(kind)].setdefault(unit_id, []).append((key, a, b, c, number))
     return found
-
-
-SOME_FORCE = -987654321
-"""A key no force has: `_details_statement`'s SQL is built for it, then run for a force."""
-
-
-@functools.cache
-def _details_statement(vendor: str) -> tuple[str, tuple]:
-    """The SQL of `_details_query` and its parameters, for the database in use (`vendor`
-    names it: the SQL differs only from one kind of database to another)."""
-    return _details_query(SOME_FORCE).query.sql_with_params()
 
 
 def _details_query(force_pk: int):
@@ -216,12 +199,20 @@ DETAIL_COLUMNS = (
     "detail_c",
     "detail_number",
 )
+_DETAILS = Prepared(lambda force: _details_query(force), force=int)
+
+
+_CARDS = Prepared(
+    lambda force: Unit.objects.filter(force_id=force).order_by("name", "pk").values(*ROW_FIELDS),
+    force=int,
+)
+"""A force's cards, as plain values, compiled once (`campaign.prepared`)."""
 
 
 def order_of_battle_cards(force: CrusadeForce) -> tuple[list[CardRow], list[RemovedCard]]:
     """The force's active cards by name (with their badges and what waits for each) and
     its removed ones, in two queries whatever the force's size."""
-    units = list(force.units.order_by("name", "pk").values(*ROW_FIELDS))
+    units = _CARDS.fetch(force=force.pk)
     if not units:
         return [], []
     details = _details(force)

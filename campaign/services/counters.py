@@ -26,6 +26,7 @@ from campaign.models import (
     Unit,
     UnitUpgrade,
 )
+from campaign.prepared import Prepared
 from campaign.rules import counters as rules
 
 from . import _common as common
@@ -43,8 +44,16 @@ def pack_content(campaign_id: int | None, *, force_id: int, unit_id: int | None 
     """The counters, Requisitions and upgrades the campaign's enabled packs offer, in one
     query, each counter with what the force (``held_by_force``) and the unit
     (``held_by_unit``) hold of it: None where no row was kept (the start value)."""
+    if campaign_id is None:
+        return PackContent(list(_held(campaign_id, force_id, unit_id)))
+    if unit_id is None:
+        return PackContent(_FORCE_CONTENT.fetch(campaign=campaign_id, force=force_id))
+    return PackContent(_CARD_CONTENT.fetch(campaign=campaign_id, force=force_id, unit=unit_id))
+
+
+def _held(campaign_id: int | None, force_id: int, unit_id: int | None):
     values = CounterValue.objects.filter(counter=OuterRef("pk"), force_id=force_id)
-    items = _pack_items(campaign_id).annotate(
+    return _pack_items(campaign_id).annotate(
         held_by_force=Subquery(values.filter(unit=None).values("value")[:1]),
         held_by_unit=(
             Subquery(values.filter(unit_id=unit_id).values("value")[:1])
@@ -52,7 +61,16 @@ def pack_content(campaign_id: int | None, *, force_id: int, unit_id: int | None 
             else Value(None, output_field=IntegerField())
         ),
     )
-    return PackContent(list(items))
+
+
+# `pack_content` of a force in a campaign, and of one of its cards, compiled once
+# (`campaign.prepared`): asked on the first look at an Order of Battle or a card.
+_FORCE_CONTENT = Prepared(
+    lambda campaign, force: _held(campaign, force, None), campaign=int, force=int
+)
+_CARD_CONTENT = Prepared(
+    lambda campaign, force, unit: _held(campaign, force, unit), campaign=int, force=int, unit=int
+)
 
 
 def _pack_items(campaign_id: int | None):

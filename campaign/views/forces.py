@@ -65,9 +65,7 @@ def _detail_context(force: CrusadeForce, can_write: bool, *, fetched=False, **ex
 @require_safe
 @login_required
 def force_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    force, can_write = get_force_for_user(
-        request.user, pk, forces=selectors.order_of_battle_forces()
-    )
+    force, can_write = get_force_for_user(request.user, pk, forces=selectors.ORDER_OF_BATTLE_FORCE)
     return render_page(request, DETAIL, _detail_context(force, can_write, fetched=True))
 
 
