@@ -185,15 +185,17 @@ def _through_force(user, obj: T, force: CrusadeForce, *, write: bool) -> tuple[T
 
 
 def get_campaign_for_user(
-    user, pk: int, *, write: bool = False, campaigns: QuerySet[Campaign] | None = None
+    user, pk: int, *, write: bool = False, campaigns: Callable[[], QuerySet[Campaign]] | None = None
 ) -> tuple[Campaign, bool]:
     """Members (and superusers) see a campaign; its organisers may change it.
 
-    ``campaigns`` is the queryset to fetch it from when the page needs more than the
-    campaign in the same query."""
-    if campaigns is None:
-        campaigns = Campaign.objects.all()
-    campaign = _fetch(_with_viewer_role(campaigns, user), pk, "campaign")
+    ``campaigns()`` is the queryset to fetch it from when the page needs more than the
+    campaign in the same query (compiled once for each ``campaigns``, `campaign.prepared`)."""
+    campaigns = campaigns or _every_campaign
+    if user.is_authenticated:
+        campaign = _fetch_prepared(_seen_by(campaigns), pk, "campaign", user=user.pk)
+    else:
+        campaign = _fetch(_with_viewer_role(campaigns(), user), pk, "campaign")
     role = _effective_role(user, lambda: campaign.viewer_role)
     return _decide(
         campaign,
@@ -201,6 +203,18 @@ def get_campaign_for_user(
         visible=role is not None,
         write=write,
         refusal=ORGANISERS_ONLY,
+    )
+
+
+def _every_campaign() -> QuerySet[Campaign]:
+    return Campaign.objects.all()
+
+
+@cache
+def _seen_by(campaigns: Callable[[], QuerySet[Campaign]]) -> Prepared:
+    """One campaign of ``campaigns()`` by its key, with a user's role in it."""
+    return Prepared(
+        lambda pk, user: _with_role_of(campaigns(), user).filter(pk=pk), pk=int, user=int
     )
 
 

@@ -16,6 +16,7 @@ from campaign.models import (
     Unit,
     UnitUpgrade,
 )
+from campaign.prepared import Prepared
 from campaign.services import counters as packs
 
 from .versions import FRAGMENT_SECONDS
@@ -90,9 +91,17 @@ def card_pack_section(unit: Unit, *, in_battle: bool | None = None) -> PackSecti
     return section or None
 
 
+_PACK_PURCHASES = Prepared(
+    lambda unit: PackRequisitionPurchase.objects.filter(unit_id=unit), unit=int
+)
+"""A card's pack Requisitions, compiled once (`campaign.prepared`)."""
+
+
 def _card_pack_section(unit: Unit, *, in_battle: bool | None) -> PackSection | None:
     upgrades = unit.active_upgrades()
-    purchases = list(unit.pack_requisitions.all())
+    purchases = _PACK_PURCHASES.fetch(unit=unit.pk)
+    for purchase in purchases:
+        purchase.unit = unit
     force = unit.force
     if force.campaign_id is None:
         return PackSection([], [], upgrades, purchases) or None

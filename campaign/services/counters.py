@@ -92,15 +92,27 @@ def pack_items(campaign_id: int | None) -> list[CustomContent]:
 def held_content(items: list[CustomContent], *, force_id: int, unit_id: int) -> PackContent:
     """`pack_content` for ``items`` (from `pack_items`, changed in place) with what the
     force and the unit hold of each counter, in one query of their counter values."""
-    rows = CounterValue.objects.filter(Q(unit=None) | Q(unit_id=unit_id), force_id=force_id)
     held = {
         (counter_id, holder): value
-        for counter_id, holder, value in rows.values_list("counter_id", "unit_id", "value")
+        for counter_id, holder, value in _HELD.fetch(force=force_id, unit=unit_id)
     }
     for item in items:
         item.held_by_force = held.get((item.pk, None))
         item.held_by_unit = held.get((item.pk, unit_id))
     return PackContent(items)
+
+
+_HELD = Prepared(
+    lambda force, unit: (
+        CounterValue.objects.filter(Q(unit=None) | Q(unit_id=unit), force_id=force)
+        .order_by()
+        .values_list("counter_id", "unit_id", "value")
+    ),
+    force=int,
+    unit=int,
+)
+"""What a force and one of its cards hold of the counters, compiled once
+(`campaign.prepared`)."""
 
 
 @dataclass

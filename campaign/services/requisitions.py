@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from campaign import rules
@@ -17,6 +18,7 @@ from campaign.models import (
     RequisitionPurchase,
     Unit,
 )
+from campaign.prepared import Prepared
 
 from . import _common as common
 from .approval import require_approved
@@ -45,12 +47,25 @@ class RequisitionOption:
         return rules.REQUISITION_DESCRIPTIONS[self.requisition]
 
 
+def _enhanced(force: int, excluding: int | None = None):
+    units = Unit.objects.filter(force_id=force).active().exclude(enhancement="")
+    if excluding is not None:
+        units = units.exclude(pk=excluding)
+    return units.order_by().values("force").annotate(n=Count("pk")).values_list("n", flat=True)
+
+
+# `other_enhancements`, compiled once (`campaign.prepared`): asked by every card page.
+_ENHANCED = Prepared(_enhanced, force=int)
+_ENHANCED_BUT = Prepared(_enhanced, force=int, excluding=int)
+
+
 def other_enhancements(force: CrusadeForce, *, excluding: Unit | None = None) -> int:
     """Enhancements already held by active units of the Order of Battle."""
-    units = force.units.active().exclude(enhancement="")
-    if excluding is not None:
-        units = units.exclude(pk=excluding.pk)
-    return units.count()
+    if excluding is None:
+        counted = _ENHANCED.fetch(force=force.pk)
+    else:
+        counted = _ENHANCED_BUT.fetch(force=force.pk, excluding=excluding.pk)
+    return counted[0] if counted else 0
 
 
 def requisition_options(

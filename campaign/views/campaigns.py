@@ -54,7 +54,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 @login_required
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, can_write = get_campaign_for_user(
-        request.user, pk, campaigns=selectors.campaign_page_campaigns()
+        request.user, pk, campaigns=selectors.campaign_page_campaigns
     )
     overview = selectors.campaign_overview(
         campaign,
