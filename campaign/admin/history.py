@@ -14,11 +14,18 @@ from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 
 from campaign.models import Campaign, HistoryEntry
+from campaign.prepared import Prepared
 from campaign.selectors.versions import FRAGMENT_SECONDS, campaigns_with_versions
 
 from .base import ReadOnlyAdmin
 from .battles import battle_label
-from .scope import campaign_filter, choice_column, is_superuser, organised_campaign_ids
+from .scope import (
+    ORGANISER,
+    campaign_filter,
+    choice_column,
+    is_superuser,
+    organised_campaign_ids,
+)
 
 
 class VersionedCountPaginator(Paginator):
@@ -43,14 +50,25 @@ UNCOUNTED = {"p", "o"}
 """A list's page and its order: what changes no count."""
 
 
+_VERSIONS = Prepared(
+    lambda user: (
+        campaigns_with_versions(
+            Campaign.objects.filter(memberships__user_id=user, memberships__role=ORGANISER)
+        )
+        .order_by("pk")
+        .values_list("pk", "revision", "forces_revision")
+    ),
+    user=int,
+)
+"""The versions of the campaigns an organiser organises, compiled once (`campaign.prepared`)."""
+
+
 def history_version(request: HttpRequest) -> str:
     """What the count of the organiser's list depends on: the list's filters and search,
     and each of their campaigns' revision and the sum of its forces', which every history
     row moves on (`selectors.versions`). Read before the count, so a count cached under
     it holds at least that state."""
-    campaigns = campaigns_with_versions(
-        Campaign.objects.filter(pk__in=organised_campaign_ids(request)).order_by("pk")
-    ).values_list("pk", "revision", "forces_revision")
+    campaigns = _VERSIONS.fetch(user=request.user.pk) if organised_campaign_ids(request) else []
     state = ";".join(f"{pk}-{revision}-{forces}" for pk, revision, forces in campaigns)
     asked = sorted((k, v) for k, v in request.GET.lists() if k not in UNCOUNTED)
     return f"{state}:{hashlib.sha256(repr(asked).encode()).hexdigest()}"
