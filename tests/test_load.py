@@ -1,11 +1,15 @@
-"""`make load` keeps working where it can be checked in a second: its arguments, how it
+"""`make load` keeps working where it can be checked in seconds: its arguments, how it
 reads locust's statistics and judges them, and how it reads wrk. (A run against a
 league takes minutes: `make load` itself.)"""
+
+import os
+import subprocess
+import sys
 
 import pytest
 
 from scripts.load import __main__ as load
-from scripts.load import report, throughput
+from scripts.load import league, report, throughput
 
 STATS = """Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,\
 Min Response Time,Max Response Time,Average Content Size,Requests/s,Failures/s,50%,66%,75%,\
@@ -86,3 +90,47 @@ def test_wrk_output_is_read(monkeypatch):
     assert (rps, p50, p99, errors) == (159.8, 41.2, 1200.0, 5)
     sample = throughput.Sample("2x4", "dashboard", 16, rps, p50, p99, errors)
     assert throughput.table([sample], [16])[-1] == "| 2x4 | dashboard | 160 (41/1200, 5 errors) |"
+
+
+COPY_DATABASE = "crusade_test_league_copy"
+
+SOURCE_ROWS = """
+from django.contrib.auth.models import User
+from campaign.tasks import send_battle_invitations
+User.objects.create_user("copied")
+send_battle_invitations.enqueue(0, "/")
+"""
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db
+def test_a_league_copy_reaches_postgresql_whole(tmp_path):
+    """`make load DB=postgresql` serves a copy of the SQLite league: every table goes
+    over, the tasks' results (keyed by uuid, no sequence) too, and each numbered table's
+    sequence moves past the copied ids."""
+    import psycopg
+
+    manage = [sys.executable, "manage.py"]
+    source = tmp_path / "league.sqlite3"
+    # The app's own settings, as the load run has them (the tests' run tasks at once).
+    app = {**os.environ, "DJANGO_SETTINGS_MODULE": "campaign.settings"}
+    from_sqlite = {**app, "DATABASE_URL": f"sqlite:///{source}"}
+    subprocess.run([*manage, "migrate", "-v0"], env=from_sqlite, check=True)
+    subprocess.run([*manage, "shell", "-c", SOURCE_ROWS], env=from_sqlite, check=True)
+    cluster = os.environ["DATABASE_URL"]
+    url = league.create_postgresql(cluster, COPY_DATABASE)
+    try:
+        to_pg = {**app, "DATABASE_URL": url}
+        subprocess.run([*manage, "migrate", "-v0"], env=to_pg, check=True)
+        assert league.copy_to_postgresql(source, url) >= 2
+        with psycopg.connect(url) as pg:
+            users = pg.execute("SELECT id, username FROM auth_user").fetchall()
+            assert [name for _, name in users] == ["copied"]
+            tasks = pg.execute("SELECT count(*) FROM django_tasks_database_dbtaskresult")
+            assert tasks.fetchone() == (1,)
+            (after,) = pg.execute(
+                "SELECT nextval(pg_get_serial_sequence('auth_user', 'id'))"
+            ).fetchone()
+            assert after > users[0][0]
+    finally:
+        league.drop_postgresql(cluster, COPY_DATABASE)

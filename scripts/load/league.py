@@ -123,9 +123,11 @@ def copy_to_postgresql(source: Path, url: str) -> int:
                 for row in cursor:
                     copy.write_row(row)
                     rows += 1
+            # A numbered id has a sequence to move on; the tasks' results are keyed by uuid.
             has_id = pg.execute(
                 "SELECT 1 FROM information_schema.columns"
-                " WHERE table_name = %s AND column_name = 'id'",
+                " WHERE table_name = %s AND column_name = 'id'"
+                " AND data_type IN ('integer', 'bigint', 'smallint')",
                 [table],
             ).fetchone()
             if has_id:
