@@ -13,17 +13,17 @@ from django.http import HttpRequest
 from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 
-from campaign.models import Campaign, HistoryEntry
+from campaign.models import HistoryEntry
 from campaign.prepared import Prepared
 from campaign.selectors.versions import FRAGMENT_SECONDS, campaigns_with_versions
 
 from .base import ReadOnlyAdmin
 from .battles import battle_label
 from .scope import (
-    ORGANISER,
     campaign_filter,
     choice_column,
     is_superuser,
+    organised_by,
     organised_campaign_ids,
 )
 
@@ -52,9 +52,7 @@ UNCOUNTED = {"p", "o"}
 
 _VERSIONS = Prepared(
     lambda user: (
-        campaigns_with_versions(
-            Campaign.objects.filter(memberships__user_id=user, memberships__role=ORGANISER)
-        )
+        campaigns_with_versions(organised_by(user))
         .order_by("pk")
         .values_list("pk", "revision", "forces_revision")
     ),

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import QuerySet
 
 from campaign.models import AgendaAchievement, AgendaPick, Battle, BattleUnit, Unit
 from campaign.prepared import Prepared
 
 
-def agenda_picks() -> Prefetch:
-    """A battle's sides with the Agendas each picked (one query for every side)."""
-    return Prefetch("agenda_picks", AgendaPick.objects.select_related("agenda").order_by("pk"))
+def agenda_picks_in(battle: int) -> QuerySet[AgendaPick]:
+    """The Agendas every side of a battle picked, in the order picked."""
+    return (
+        AgendaPick.objects.filter(participant__battle_id=battle)
+        .select_related("agenda")
+        .order_by("pk")
+    )
 
 
 _ACHIEVED = Prepared(

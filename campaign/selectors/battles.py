@@ -30,10 +30,10 @@ from campaign.prepared import Prepared, give_related
 from campaign.services import agendas as agenda_service
 from campaign.services.battles import disagreement, recording_refusal
 
-from .agendas import agenda_picks, show_achievements
+from .agendas import agenda_picks_in, show_achievements
 from .blessings import (
-    BLESSING_PICKS,
     BlessingsPanel,
+    blessing_picks_in,
     blessings_panel,
     cards_needed,
     with_cards,
@@ -171,12 +171,8 @@ _ARMIES = Prepared(
     ),
     battle=int,
 )
-_BLESSINGS = Prepared(
-    lambda battle: BLESSING_PICKS.queryset.filter(participant__battle_id=battle), battle=int
-)
-_AGENDAS = Prepared(
-    lambda battle: agenda_picks().queryset.filter(participant__battle_id=battle), battle=int
-)
+_BLESSINGS = Prepared(blessing_picks_in, battle=int)
+_AGENDAS = Prepared(agenda_picks_in, battle=int)
 
 
 def _link_entries(entries: list[BattleUnit]) -> None:
@@ -446,14 +442,8 @@ class RecordPage:
         return list(self.participant.army.all())
 
 
-# The record form's side, its army and its cards' active honours and scars (what
-# `Unit.facts` reads), compiled once (`campaign.prepared`).
-_RECORD_SIDES = Prepared(
-    lambda battle: (
-        BattleParticipant.objects.filter(battle_id=battle).select_related("force").order_by("pk")
-    ),
-    battle=int,
-)
+# The record form's army and its cards' active honours and scars (what `Unit.facts`
+# reads), compiled once (`campaign.prepared`); its sides are the battle page's.
 _ARMY = Prepared(
     lambda side: (
         BattleUnit.objects.filter(participant_id=side).select_related("unit").order_by("pk")
@@ -480,7 +470,7 @@ _ARMY_FACTS = (
 def record_page(participant: BattleParticipant) -> RecordPage:
     """One side's army, ready for its player to record what each unit did."""
     battle = participant.battle
-    sides = _RECORD_SIDES.fetch(battle=battle.pk)
+    sides = _SIDES.fetch(battle=battle.pk)
     side = next(s for s in sides if s.pk == participant.pk)
     side.battle = battle
     army = _ARMY.fetch(side=side.pk)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import QuerySet
 
 from campaign.models import (
     Battle,
@@ -26,10 +26,12 @@ from campaign.services.blessings import (
     waiting_for,
 )
 
-BLESSING_PICKS = Prefetch(
-    "blessing_picks", queryset=BlessingPick.objects.select_related("blessing", "picked_by")
-)
-"""A side's Blessings, fetched with the battle page's sides."""
+
+def blessing_picks_in(battle: int) -> QuerySet[BlessingPick]:
+    """The Blessings every side of a battle picked, with who picked them."""
+    return BlessingPick.objects.filter(participant__battle_id=battle).select_related(
+        "blessing", "picked_by"
+    )
 
 
 @dataclass(frozen=True)

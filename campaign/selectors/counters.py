@@ -16,7 +16,7 @@ from campaign.models import (
     Unit,
     UnitUpgrade,
 )
-from campaign.prepared import Prepared
+from campaign.prepared import Prepared, give_related
 from campaign.services import counters as packs
 
 from .versions import FRAGMENT_SECONDS
@@ -100,8 +100,7 @@ _PACK_PURCHASES = Prepared(
 def _card_pack_section(unit: Unit, *, in_battle: bool | None) -> PackSection | None:
     upgrades = unit.active_upgrades()
     purchases = _PACK_PURCHASES.fetch(unit=unit.pk)
-    for purchase in purchases:
-        purchase.unit = unit
+    give_related([unit], "pack_requisitions", purchases)
     force = unit.force
     if force.campaign_id is None:
         return PackSection([], [], upgrades, purchases) or None

@@ -146,7 +146,7 @@ def _details(force: CrusadeForce) -> dict[int, dict[int, list[tuple]]]:
     return found
 
 
-def _details_query(force_pk: int):
+def _details_query(force: int):
     """`_details` as a query: the five kinds' rows, one after the other."""
     prefetched = {p.to_attr: p.queryset for p in card_prefetches()}
     kinds = {
@@ -171,7 +171,7 @@ def _details_query(force_pk: int):
             else Cast(Value(None), output_field=IntegerField())
         )
         branches.append(
-            queryset.filter(unit__force_id=force_pk)
+            queryset.filter(unit__force_id=force)
             .order_by()
             .annotate(
                 detail_kind=Value(kind, output_field=IntegerField()),
@@ -199,7 +199,7 @@ DETAIL_COLUMNS = (
     "detail_c",
     "detail_number",
 )
-_DETAILS = Prepared(lambda force: _details_query(force), force=int)
+_DETAILS = Prepared(_details_query, force=int)
 
 
 _CARDS = Prepared(
