@@ -69,14 +69,28 @@ def campaigns_for_user(user) -> QuerySet[Campaign]:
     return Campaign.objects.filter(memberships__user=user).distinct()
 
 
-def picked_campaign(user, value: str | None) -> Campaign | None:
+_MEMBER_OF = Prepared(
+    lambda user: Campaign.objects.filter(memberships__user_id=user).distinct(), user=int
+)
+
+
+def offered_campaigns(user) -> list[Campaign]:
+    """`campaigns_for_user`, read: what a form offers, in one query compiled once."""
+    if user.is_authenticated and not user.is_superuser:
+        return _MEMBER_OF.fetch(user=user.pk)
+    return list(campaigns_for_user(user))
+
+
+def picked_campaign(user, value: str | None, offered: list[Campaign] | None = None):
     """The campaign a link asks a form to start with (``?campaign=<pk>``), when the user may
     pick it; otherwise the only campaign they are in, if just one. Never an error: it only
-    fills in a form, which checks the choice again."""
-    campaigns = campaigns_for_user(user)
+    fills in a form, which checks the choice again. ``offered``: the campaigns the form
+    offers (`offered_campaigns`), already read."""
     if value and fits_column(Campaign._meta.pk, value):
-        return campaigns.filter(pk=int(value)).first()
-    only = list(campaigns[:2])
+        if offered is not None:
+            return next((c for c in offered if c.pk == int(value)), None)
+        return campaigns_for_user(user).filter(pk=int(value)).first()
+    only = offered if offered is not None else list(campaigns_for_user(user)[:2])
     return only[0] if len(only) == 1 else None
 
 

@@ -10,6 +10,8 @@ field they concern.
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import Model
 
 from campaign import pictures, rules
 from campaign.bounds import number_field
@@ -27,9 +29,26 @@ class ForceDetailsForm(forms.ModelForm):
         help_texts = {"faction": "e.g. Adeptus Astartes."}
 
 
+class OfferedCampaignField(forms.ModelChoiceField):
+    """One of the campaigns the view read for the form (`access.offered_campaigns`): its
+    options are written from that list and a choice is checked against it, so showing
+    and checking the form ask the database nothing (`offer_campaigns`)."""
+
+    offered: dict[str, Campaign] = {}
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        found = self.offered.get(str(value.pk if isinstance(value, Model) else value))
+        if found is None:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        return found
+
+
 class ForceCreateForm(ForceDetailsForm):
     class Meta(ForceDetailsForm.Meta):
         fields = ("name", "faction", "campaign", *CrusadeForce.STORY_FIELDS)
+        field_classes = {"campaign": OfferedCampaignField}
 
     def __init__(self, *args, campaigns, **kwargs):
         super().__init__(*args, **kwargs)
@@ -51,11 +70,13 @@ class ForceCampaignForm(forms.Form):
         self.fields["campaign"].queryset = campaigns
 
 
-def offer_campaigns(field: forms.ModelChoiceField, campaigns) -> None:
-    """A force's campaign: one the player is a member of, or none yet."""
-    field.queryset = campaigns
+def offer_campaigns(field: OfferedCampaignField, campaigns: list[Campaign]) -> None:
+    """A force's campaign: one the player is a member of (``campaigns``), or none yet."""
+    field.queryset = Campaign.objects.none()  # never asked: the options are the list
+    field.offered = {str(campaign.pk): campaign for campaign in campaigns}
     field.empty_label = "No campaign (yet)"
     field.help_text = "A campaign you are a member of."
+    field.widget.choices = [("", field.empty_label), *((c.pk, str(c)) for c in campaigns)]
 
 
 class PictureForm(forms.Form):

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
+from django.forms.widgets import CheckboxInput
 
 from campaign import documents, rules, services
 from campaign.bounds import number_field
@@ -24,7 +25,7 @@ from campaign.models import Campaign, Unit
 from campaign.rosters import MAX_BYTES, ROLE_KEYWORDS, RosterError, RosterUnit, parse_roster
 
 from . import add_service_errors
-from .forces import ForceCreateForm, offer_campaigns
+from .forces import ForceCreateForm, OfferedCampaignField, offer_campaigns
 
 SALT = "campaign.forms.imports.roster"
 MAX_AGE = 24 * 60 * 60
@@ -165,8 +166,16 @@ class ImportForceForm(ForceCreateForm):
         fields = ("name", "faction", "campaign")
 
 
+KEYWORD_BOX = CheckboxInput()
+"""How a keyword's tick is read from the form's data, as a BooleanField's checkbox is."""
+
+
 class ImportUnitForm(forms.Form):
-    """One unit of the list: keep it or not, its name, keywords and Enhancement."""
+    """One unit of the list: keep it or not, its name, keywords and Enhancement.
+
+    A keyword is a tick with no error of its own, a dozen per unit: `keyword_on` reads it
+    from the data (or the file, before the preview is sent back), without a form field
+    each (see `campaign.templatetags.imports` for how it is shown)."""
 
     keep = forms.BooleanField(required=False, initial=True)
     name = forms.CharField(required=False, max_length=120, label="Name on its Crusade card")
@@ -183,10 +192,6 @@ class ImportUnitForm(forms.Form):
         self.unit, self.index = unit, index
         self.fields["keep"].label = f"Import {name}"
         self.fields["name"].initial = name
-        for keyword in rules.Keyword:
-            self.fields[keyword.field] = forms.BooleanField(
-                required=False, label=keyword.label, initial=keyword.label in unit.keywords
-            )
         if not unit.enhancement:
             del self.fields["keep_enhancement"], self.fields["enhancement_points"]
             return
@@ -219,6 +224,18 @@ class ImportUnitForm(forms.Form):
     def value(self, name: str):
         return current_value(self, name)
 
+    def keyword_name(self, keyword: rules.Keyword) -> str:
+        """The name of ``keyword``'s checkbox in the form's data."""
+        return self.add_prefix(keyword.field)
+
+    def keyword_on(self, keyword: rules.Keyword) -> bool:
+        """Whether ``keyword`` is ticked: as sent once the preview is bound, else as the
+        file gives it."""
+        if self.is_bound:
+            name = self.keyword_name(keyword)
+            return KEYWORD_BOX.value_from_datadict(self.data, self.files, name)
+        return keyword.label in self.unit.keywords
+
     @property
     def kept(self) -> bool:
         return bool(self.value("keep"))
@@ -229,7 +246,7 @@ class ImportUnitForm(forms.Form):
 
     @property
     def keywords_ticked(self) -> list[str]:
-        return [k.label for k in rules.Keyword if self.value(k.field)]
+        return [k.label for k in rules.Keyword if self.keyword_on(k)]
 
     @property
     def unknown(self) -> list[str]:
@@ -246,7 +263,7 @@ class ImportUnitForm(forms.Form):
             self.unit,
             faction_keywords=faction_keywords,
             name=self.value("name") or "",
-            keywords=[k for k in rules.Keyword if self.value(k.field)],
+            keywords=[k for k in rules.Keyword if self.keyword_on(k)],
             enhancement=bool(self.value("keep_enhancement")),
             enhancement_points=self.value("enhancement_points"),
         )
@@ -266,9 +283,9 @@ class ImportPreview:
         taken: set[str] = set()
         if force is None:
             initial = {"name": self.roster.name, "faction": self.roster.faction}
-            only = list(campaigns[:2]) if campaigns is not None else []
-            if len(only) == 1:
-                initial["campaign"] = only[0]
+            campaigns = list(campaigns or ())
+            if len(campaigns) == 1:
+                initial["campaign"] = campaigns[0]
             self.force_form = ImportForceForm(bound, initial=initial, campaigns=campaigns)
         else:
             taken = set(force.units.active().values_list("name", flat=True))
@@ -359,7 +376,7 @@ class RestoreForm(forms.Form):
         help_text="The file downloaded from a force's Order of Battle.",
         widget=forms.ClearableFileInput(attrs={"accept": "application/json,.json"}),
     )
-    campaign = forms.ModelChoiceField(queryset=Campaign.objects.none(), required=False)
+    campaign = OfferedCampaignField(queryset=Campaign.objects.none(), required=False)
     name = forms.CharField(
         required=False,
         max_length=120,

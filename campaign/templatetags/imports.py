@@ -5,11 +5,9 @@ much (see `make bench`). The markup is the one the page had as a template."""
 from __future__ import annotations
 
 from django import template
-from django.forms.widgets import CheckboxInput
 from django.utils.safestring import SafeString
 
 from campaign import rules
-from campaign.models import CARD_FIELDS
 
 from .fields import _escape, field_html
 
@@ -46,28 +44,14 @@ def _enhancement(form) -> str:
     )
 
 
-def _keyword_box(form, name: str) -> str:
-    """One keyword's checkbox, as `field_html` writes it, without a `BoundField`: a
-    2,000-point list has a dozen per unit, and all but a rare one are a plain tick with no
-    help and no error (those go through `field_html`)."""
-    field = form.fields[name]
-    widget = field.widget
-    errors = form.errors.get(name) if form.is_bound else None
-    if errors or field.help_text or widget.attrs or type(widget) is not CheckboxInput:
-        return field_html(form[name])
-    html_name = form.add_prefix(name)
-    if form.is_bound and not field.disabled:
-        value = widget.value_from_datadict(form.data, form.files, html_name)
-    else:
-        value = form.get_initial_for_field(field, name)
-    checked = " checked" if widget.check_test(value) else ""
-    box = f'id="id_{_escape(html_name)}"' if form.auto_id == "id_%s" else ""
-    if not box:
-        return field_html(form[name])
-    label = f'<label for="id_{_escape(html_name)}">{_escape(field.label)}</label>'
+def _keyword_box(form, keyword: rules.Keyword) -> str:
+    """One keyword's checkbox, the markup `field_html` gives a plain tick."""
+    html_name = _escape(form.keyword_name(keyword))
+    checked = " checked" if form.keyword_on(keyword) else ""
     return (
-        f'<div class="field field--checkbox"><input type="checkbox" '
-        f'name="{_escape(html_name)}" {box}{checked}> {label}</div>'
+        f'<div class="field field--checkbox"><input type="checkbox" name="{html_name}" '
+        f'id="id_{html_name}"{checked}> <label for="id_{html_name}">{_escape(keyword.label)}'
+        "</label></div>"
     )
 
 
@@ -82,7 +66,7 @@ def _keywords(form, refusals: list[str]) -> str:
             '<p class="import-unit__unknown">The file didn\'t say: '
             f"{_escape(', '.join(unknown))}. Tick what applies.</p>"
         )
-    boxes = "".join(_keyword_box(form, name) for name in CARD_FIELDS.keywords)
+    boxes = "".join(_keyword_box(form, keyword) for keyword in rules.Keyword)
     return (
         f'<details class="import-unit__keywords"{opened}>'
         f"<summary>Keywords: {_escape(ticked)}{check}</summary>{said}"

@@ -11,7 +11,12 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from campaign import rules, selectors, services
-from campaign.access import campaigns_for_user, get_force_for_user, picked_campaign
+from campaign.access import (
+    campaigns_for_user,
+    get_force_for_user,
+    offered_campaigns,
+    picked_campaign,
+)
 from campaign.forms import add_service_errors
 from campaign.forms.forces import BannerForm, ForceCampaignForm, ForceCreateForm, ForceDetailsForm
 from campaign.models import CrusadeForce
@@ -33,10 +38,9 @@ DETAIL = "forces/detail.html"
 @login_required
 def force_create(request: HttpRequest) -> HttpResponse:
     """A new force; ``?campaign=<pk>`` (from joining a campaign) starts in that campaign."""
-    chosen = picked_campaign(request.user, request.GET.get("campaign"))
-    form = ForceCreateForm(
-        posted(request), campaigns=campaigns_for_user(request.user), initial={"campaign": chosen}
-    )
+    offered = offered_campaigns(request.user)
+    chosen = picked_campaign(request.user, request.GET.get("campaign"), offered)
+    form = ForceCreateForm(posted(request), campaigns=offered, initial={"campaign": chosen})
     if request.method == "POST" and form.is_valid():
         try:
             force = services.create_force(

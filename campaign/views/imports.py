@@ -19,7 +19,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from campaign import documents, selectors, services
-from campaign.access import campaigns_for_user, get_force_for_user
+from campaign.access import get_force_for_user, offered_campaigns
 from campaign.forms import add_service_errors
 from campaign.forms.imports import ImportPreview, RestoreForm, RosterSourceForm
 from campaign.models import CrusadeForce
@@ -77,7 +77,7 @@ def _context(force: CrusadeForce | None, **extra) -> dict:
 
 
 def _preview(request: HttpRequest, source: RosterSourceForm, force) -> ImportPreview:
-    campaigns = campaigns_for_user(request.user)
+    campaigns = offered_campaigns(request.user) if force is None else None
     return ImportPreview(source, request.POST, force=force, campaigns=campaigns)
 
 
@@ -150,7 +150,7 @@ def force_export_text(request: HttpRequest, pk: int) -> HttpResponse:
 def force_restore(request: HttpRequest) -> HttpResponse:
     """A new force from a Crusade export, with everything it had earned."""
     form = RestoreForm(
-        posted(request), request.FILES or None, campaigns=campaigns_for_user(request.user)
+        posted(request), request.FILES or None, campaigns=offered_campaigns(request.user)
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

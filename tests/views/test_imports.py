@@ -400,6 +400,36 @@ def test_it_confirms_in_a_fixed_number_of_queries_more_per_unit(client, player):
     assert (counts[15] - counts[5]) / 10 <= 13
 
 
+def test_its_preview_asks_a_fixed_few_queries_however_many_campaigns_the_player_is_in(
+    client, player
+):
+    """The preview reads the player's campaigns once, for the new force's choice and its
+    check: the list is parsed, not read from the database."""
+    counts = []
+    for joined in (0, 4):
+        for number in range(joined):
+            other = make_campaign(name=f"Front {number}")
+            services.join_campaign(actor=player, user=player, campaign=other)
+        with CaptureQueriesContext(connection) as queries:
+            page = preview(client, WOLVES).content.decode()
+        counts.append(len(queries))
+    print(f"queries of a preview: {counts}")
+
+    assert counts[0] == counts[1] <= 3
+    assert page.count("<option value=") == 1 + 5  # "no campaign", then the five campaigns
+
+
+def test_it_refuses_a_campaign_the_player_is_not_in_next_to_the_choice(client, player):
+    """A campaign id the player edited in is not one of those offered: the form says so next
+    to the choice and nothing is saved."""
+    elsewhere = make_campaign(name="Not theirs")
+    data = answers(preview(client, PLAGUE)) | {"campaign": str(elsewhere.pk)}
+
+    page = refused_page(confirm(client, data), "Select a valid choice")
+
+    assert re.search(r'id="id_campaign_error".*Select a valid choice', page, re.S)
+
+
 def test_it_reads_and_previews_a_2000_point_list_quickly(client, player):
     """Reading and showing a whole Strike Force list takes well under a second."""
     started = time.perf_counter()
