@@ -18,7 +18,8 @@ def paginate(
     """One page of ``items`` (two queries for a queryset: the count and the slice; one
     when the caller knows ``count``, how many ``items`` there are, already).
     ``first_page``, when given, reads the first ``per_page`` items (a prepared query,
-    `campaign.prepared`) in place of slicing ``items``.
+    `campaign.prepared`) in place of slicing ``items``; ``items`` may then be a function
+    that gives them, called only for another page.
 
     A missing or nonsense ``number`` gives the first page; one past the end, the last.
     """
@@ -39,4 +40,6 @@ class _FirstPageRead:
     def __getitem__(self, wanted):
         if isinstance(wanted, slice) and not wanted.start:
             return self.first_page()[: wanted.stop] if wanted.stop else []
+        if callable(self.items):
+            self.items = self.items()
         return self.items[wanted]

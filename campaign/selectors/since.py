@@ -86,8 +86,9 @@ class NewsLine:
         return TOLD.get(self.entry.action, "")
 
     @property
-    def url(self) -> str:
-        """The page the line is about: its battle, its card, its force, or its campaign."""
+    def about(self) -> tuple[str, int]:
+        """The name and key of the page the line is about: its battle, its card, its force,
+        or its campaign."""
         entry = self.entry
         for name, pk in (
             ("battle_detail", entry.battle_id),
@@ -95,8 +96,13 @@ class NewsLine:
             ("force_detail", entry.force_id),
         ):
             if pk is not None:
-                return reverse(name, args=[pk])
-        return reverse("campaign_detail", args=[entry.campaign_id])
+                return name, pk
+        return "campaign_detail", entry.campaign_id
+
+    @property
+    def url(self) -> str:
+        name, pk = self.about
+        return reverse(name, args=[pk])
 
 
 @dataclass(frozen=True)
@@ -218,14 +224,15 @@ def news(
     ``campaigns`` the ids of their campaigns (`news_rows`)."""
     now = now or timezone.now()
     since = news_since(marker, now=now)
-    rows = news_rows(user, since, campaigns)
     most = per_page * most_pages
     usual = campaigns is not None and len(campaigns) == 1 and most == PER_PAGE * MOST_PAGES
     if usual and per_page == PER_PAGE:
         values = {"user": user.pk, "campaign": campaigns[0], "since": since}
         total = len(_COUNTED_IN_ONE.fetch(**values))
         first_page = partial(_FIRST_PAGE_IN_ONE.fetch, **values)
+        rows = partial(news_rows, user, since, campaigns)  # built for a later page only
     else:
+        rows = news_rows(user, since, campaigns)
         total, first_page = counted(rows, most), None
     shown = paginate(rows, page, per_page=per_page, count=min(total, most), first_page=first_page)
     lines = [NewsLine(entry) for entry in shown.object_list]

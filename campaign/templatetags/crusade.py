@@ -9,6 +9,7 @@ from django import forms, template
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import pluralize
 from django.urls import get_script_prefix, reverse
+from django.utils import timezone
 from django.utils.dates import MONTHS_3
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -283,6 +284,31 @@ def xp_battle_rows(battles) -> SafeString:
             f'<td data-label="XP after" class="num">{_escape(battle.xp_after)}</td></tr>'
         )
     return SafeString("".join(rows))
+
+
+@register.simple_tag
+def news_items(lines) -> SafeString:
+    """The dashboard's lines of news (`selectors.since.NewsLine`), each as an item: when,
+    where, what, and a link to what it is about. In Python: a page has a line per entry,
+    each with two dates and a link (see `make bench`)."""
+    items = []
+    for line in lines:
+        entry = line.entry
+        when = timezone.localtime(entry.created_at)
+        name, pk = line.about
+        by = (
+            f' <span class="card__meta">({_escape(entry.actor.get_username())})</span>'
+            if entry.actor
+            else ""
+        )
+        items.append(
+            f'<li><time datetime="{_escape(when.isoformat())}">'
+            f"{when.day} {_escape(str(MONTHS_3[when.month]).title())}, "
+            f"{when.hour:02d}:{when.minute:02d}</time> · {_escape(entry.campaign.name)} · "
+            f"<strong>{_escape(line.what)}</strong>: "
+            f'<a href="{_escape(_numbered(name, pk))}">{_escape(entry.summary)}</a>{by}</li>'
+        )
+    return SafeString("\n".join(items))
 
 
 SOME_PK = 987654321
