@@ -168,6 +168,11 @@ class HistoryEntry(models.Model):
             models.Index(fields=["unit", "-created_at"]),
             models.Index(fields=["-created_at", "-id"], name="history_newest_first"),
             models.Index(fields=["campaign", "-created_at", "-id"], name="history_campaign_newest"),
+            # The dashboard's news counts a campaign's rows of the kinds it tells of since a
+            # date, leaving out the player's own (`selectors.since`): read from here alone.
+            models.Index(
+                fields=["campaign", "action", "created_at", "actor", "force"], name="history_news"
+            ),
         ]
 
     def __str__(self) -> str:
