@@ -14,6 +14,7 @@ SQLite) and 2**31 was stored. Every bound also fits the column on every database
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django import forms
@@ -84,16 +85,22 @@ def out_of_range(model: type[models.Model], values: dict[str, Any]) -> dict[str,
     cannot hold, by field: for a service given numbers no form checked (an army list,
     an admin's correction, a Requisition)."""
     found = {}
-    fields = {field.name: field for field in model._meta.concrete_fields}
+    bounded = _bounded_fields(model)
     for name, value in values.items():
-        field = fields.get(name)
-        if not isinstance(field, Bounded) or not isinstance(value, int):
+        field = bounded.get(name)
+        if field is None or not isinstance(value, int):
             continue
         least, most = declared_range(field)
         if not least <= value <= most:
             label = capfirst(field.verbose_name)
             found[name] = f"{label} must be from {least} to {most}, not {value}."
     return found
+
+
+@functools.cache
+def _bounded_fields(model: type[models.Model]) -> dict[str, models.Field]:
+    """The model's bounded number fields, by name (a list's every card asks)."""
+    return {f.name: f for f in model._meta.concrete_fields if isinstance(f, Bounded)}
 
 
 def fits_column(field: models.Field, value: Any, using: str = "default") -> bool:

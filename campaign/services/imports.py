@@ -12,7 +12,7 @@ the index being the unit's place in the ``units`` given.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
@@ -204,7 +204,7 @@ def plan_import(
     ):
         refusals[SUPPLY] = refusal
     for index, unit in enumerate(units):
-        for name, message in out_of_range(Unit, asdict(unit)).items():
+        for name, message in out_of_range(Unit, vars(unit)).items():  # read, not copied
             refusals[unit_key(index, name)] = f"{unit.name}: {message}"
     costs: list[int] = []
     for index, unit in enumerate(units):

@@ -3,8 +3,8 @@
 The import preview has a form per unit of the list and a checkbox per keyword in each:
 about a thousand fields for a 2,000-point list. Each through `_field.html` and the
 widget's own templates cost most of the page's time (see `make bench`), so its inputs
-(checkboxes, text and number boxes) are built here, the same markup as `_field.html`
-and Django's `input.html` give them; any other widget goes through `_field.html`.
+(checkboxes, text and number boxes) and selects are built here, the markup `_field.html`
+and Django's widget templates give them; any other widget goes through `_field.html`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 from django import forms, template
-from django.forms.widgets import CheckboxInput, Input
+from django.forms.widgets import CheckboxInput, Input, Select
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
@@ -37,6 +37,16 @@ def is_plain_input(field: forms.BoundField) -> bool:
     )
 
 
+def is_plain_select(field: forms.BoundField) -> bool:
+    widget = field.field.widget
+    return (
+        isinstance(widget, Select)
+        and widget.template_name == "django/forms/widgets/select.html"
+        and widget.option_template_name == "django/forms/widgets/select_option.html"
+        and not field.field.localize
+    )
+
+
 def _escape(value) -> str:
     """`conditional_escape`, without its wrapper for lazy text (a thousand fields call it
     a dozen times each)."""
@@ -45,9 +55,8 @@ def _escape(value) -> str:
     return html.escape(str(value))
 
 
-def input_html(field: forms.BoundField) -> SafeString:
-    """`crusade.widget_of` for a plain input: `BoundField.as_widget`, with the widget's
-    context rendered here rather than by `input.html`."""
+def _widget_attrs(field: forms.BoundField) -> dict:
+    """The attributes `crusade.widget_of` gives the field's widget (its description)."""
     widget = field.field.widget
     extra = {}
     described = described_by(field)
@@ -56,16 +65,47 @@ def input_html(field: forms.BoundField) -> SafeString:
     attrs = field.build_widget_attrs(extra, widget)
     if field.auto_id and "id" not in widget.attrs:
         attrs.setdefault("id", field.auto_id)
-    context = widget.get_context(field.html_name, field.value(), attrs)["widget"]
+    return attrs
+
+
+def _attrs_html(attrs: dict) -> str:
+    """Django's ``attrs.html``: `` name="value"`` each, a bare name for True, none for False."""
+    return "".join(
+        f" {_escape(name)}" if value is True else f' {_escape(name)}="{_escape(value)}"'
+        for name, value in attrs.items()
+        if value is not False
+    )
+
+
+def input_html(field: forms.BoundField) -> SafeString:
+    """`crusade.widget_of` for a plain input: `BoundField.as_widget`, with the widget's
+    context rendered here rather than by `input.html`."""
+    widget = field.field.widget
+    context = widget.get_context(field.html_name, field.value(), _widget_attrs(field))["widget"]
     parts = [f'<input type="{_escape(context["type"])}" name="{_escape(context["name"])}"']
     if context["value"] is not None:
         parts.append(f' value="{_escape(context["value"])}"')
-    for name, value in context["attrs"].items():
-        if value is True:
-            parts.append(f" {_escape(name)}")
-        elif value is not False:
-            parts.append(f' {_escape(name)}="{_escape(value)}"')
-    parts.append(">")
+    parts.append(f"{_attrs_html(context['attrs'])}>")
+    return SafeString("".join(parts))
+
+
+def select_html(field: forms.BoundField) -> SafeString:
+    """`crusade.widget_of` for a plain select, written as Django's ``select.html`` and
+    ``select_option.html`` write it (its groups, its options, the chosen one selected)."""
+    widget = field.field.widget
+    context = widget.get_context(field.html_name, field.value(), _widget_attrs(field))["widget"]
+    parts = [f'<select name="{_escape(context["name"])}"{_attrs_html(context["attrs"])}>']
+    for group, options, _ in context["optgroups"]:
+        if group:
+            parts.append(f'\n  <optgroup label="{_escape(group)}">')
+        parts.extend(
+            f'\n  <option value="{_escape(option["value"])}"{_attrs_html(option["attrs"])}>'
+            f"{_escape(option['label'])}</option>"
+            for option in options
+        )
+        if group:
+            parts.append("\n  </optgroup>")
+    parts.append("\n</select>")
     return SafeString("".join(parts))
 
 
@@ -84,19 +124,22 @@ def _extras(field: forms.BoundField) -> str:
 
 @register.simple_tag
 def field_html(field: forms.BoundField) -> SafeString:
-    """The field as `_field.html` shows it: built here for a plain input, by the template
-    for anything else."""
-    if not is_plain_input(field):
+    """The field as `_field.html` shows it: built here for a plain input or select, by the
+    template for anything else."""
+    if is_plain_select(field):
+        control, checkbox = select_html(field), False
+    elif is_plain_input(field):
+        control, checkbox = input_html(field), field.field.widget.input_type == "checkbox"
+    else:
         return SafeString(render_to_string("_field.html", {"field": field}))
-    checkbox = field.field.widget.input_type == "checkbox"
     errors = field.errors
     classes = (
         "field" + (" field--error" if errors else "") + (" field--checkbox" if checkbox else "")
     )
     label = f'<label for="{_escape(field.id_for_label)}">{_escape(field.label)}'
     if checkbox:
-        inside = f"{input_html(field)} {label}</label>"
+        inside = f"{control} {label}</label>"
     else:
         star = ' <span aria-hidden="true">*</span>' if field.field.required else ""
-        inside = f"{label}{star}</label>{input_html(field)}"
+        inside = f"{label}{star}</label>{control}"
     return SafeString(f'<div class="{classes}">{inside}{_extras(field)}</div>')
