@@ -151,8 +151,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     DATABASES["default"]["OPTIONS"] = {
         "server_side_binding": True,
         "prepare_threshold": 5,
+        # A prepared query is planned once, for any values: left to choose, PostgreSQL
+        # planned most of the pages' queries again on every run (planning a dashboard's
+        # version query took longer than running it). Their values are keys and states,
+        # for which one plan serves all.
+        "options": "-c plan_cache_mode="
+        + os.environ.get("DATABASE_PLAN_CACHE_MODE", "force_generic_plan"),
         **DATABASES["default"].get("OPTIONS", {}),
     }
+
+DATABASE_PREPARED_MAX = int(os.environ.get("DATABASE_PREPARED_MAX", "1000"))
+"""PostgreSQL: how many prepared statements a connection keeps (`campaign.connections`)."""
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

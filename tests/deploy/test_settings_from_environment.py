@@ -123,7 +123,11 @@ def test_it_makes_sqlite_wait_for_the_write_lock_instead_of_failing():
 def test_it_gives_postgresql_none_of_the_sqlite_options():
     database = settings(**PRODUCTION)["database"]
     assert database["ENGINE"] == "django.db.backends.postgresql"
-    assert database["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 5}
+    assert database["OPTIONS"] == {
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+        "options": "-c plan_cache_mode=force_generic_plan",
+    }
 
 
 def test_it_lets_a_pooler_in_transaction_mode_turn_prepared_statements_off():
