@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from campaign.models import BattleHonour, BattleScar, HistoryEntry, Unit
-from campaign.prepared import Prepared, give_related
+from campaign.prepared import Prepared, fetch_together, give_related
 from tests.services.veterans import veteran_force
 
 pytestmark = pytest.mark.django_db
@@ -169,6 +169,45 @@ def test_joined_models_annotations_prefetches_and_dictionaries_match_the_orm():
     expected_rows = list(DICTS.build(force=force.pk, after=middle))
     assert expected_rows and DICTS.fetch(force=force.pk, after=middle) == expected_rows
     assert DICTS.fetch(force=force.pk, after=timezone.now() + timedelta(days=1)) == []
+
+
+def test_reads_fetched_together_give_what_each_gives_alone(monkeypatch):
+    """`fetch_together`: the same lists as one fetch each, every shape, prefetches included;
+    on PostgreSQL, sent in one pipeline (one round trip)."""
+    force = veteran_force()
+    unit = force.units.order_by("pk").first()
+    middle = HistoryEntry.objects.filter(force=force).order_by("pk")[3].created_at
+    reads = [
+        (JOINED, {"force": force.pk}),
+        (PREFETCHED, {"force": force.pk}),
+        (DICTS, {"force": force.pk, "after": middle}),
+        (NAMES, {"force": force.pk, "status": Unit.Status.ACTIVE}),
+        (SCARS, {"unit": unit.pk}),
+        (ROWS, {"unit": unit.pk + 10**6}),
+    ]
+    alone = [prepared.fetch(**values) for prepared, values in reads]
+    pipelines = []
+    if connection.vendor == "postgresql":
+        connection.ensure_connection()
+        raw = type(connection.connection)
+        opened = raw.pipeline
+        monkeypatch.setattr(raw, "pipeline", lambda self: pipelines.append(1) or opened(self))
+
+    with CaptureQueriesContext(connection) as queries:
+        together = fetch_together(*reads)
+
+    assert len(queries) == len(reads) + 1  # and the prefetch of PREFETCHED's honours
+    assert pipelines == ([1] if connection.vendor == "postgresql" else [])
+    for got, expected in zip(together, alone, strict=True):
+        if got and hasattr(got[0], "_meta"):
+            _same(got, expected)
+        else:
+            assert got == expected
+    units = together[1]
+    assert [[_fields(h) for h in u.honours.all()] for u in units] == [
+        [_fields(h) for h in u.honours.all()] for u in alone[1]
+    ]
+    assert together[-1] == [] and all(together[:4])
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from campaign.models import (
     Promotion,
     Unit,
 )
-from campaign.prepared import Prepared
+from campaign.prepared import Prepared, fetch_together
 from campaign.services.battles import recording_refusal
 
 
@@ -165,6 +165,6 @@ _QUERIES = tuple(
 
 
 def dashboard(user) -> Dashboard:
-    """Everything a player sees first, in a fixed number of queries (compiled once:
-    `campaign.prepared`)."""
-    return Dashboard(*(query.fetch(user=user.pk) for query in _QUERIES))
+    """Everything a player sees first, in a fixed number of queries (compiled once and
+    sent together: `campaign.prepared`)."""
+    return Dashboard(*fetch_together(*((query, {"user": user.pk}) for query in _QUERIES)))

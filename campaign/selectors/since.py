@@ -37,7 +37,7 @@ from campaign.models import (
     LogEntry,
     Membership,
 )
-from campaign.prepared import Prepared
+from campaign.prepared import Prepared, fetch_together
 
 from .paging import paginate
 
@@ -226,19 +226,25 @@ def news(
     since = news_since(marker, now=now)
     most = per_page * most_pages
     usual = campaigns is not None and len(campaigns) == 1 and most == PER_PAGE * MOST_PAGES
+    logged = (_LOG, {"user": user.pk, "since": since})
     if usual and per_page == PER_PAGE:
         values = {"user": user.pk, "campaign": campaigns[0], "since": since}
-        total = len(_COUNTED_IN_ONE.fetch(**values))
         first_page = partial(_FIRST_PAGE_IN_ONE.fetch, **values)
+        if str(page or 1) == "1":  # the dashboard as it opens: its first page, read with the rest
+            ids, firsts, in_log = fetch_together(
+                (_COUNTED_IN_ONE, values), (_FIRST_PAGE_IN_ONE, values), logged
+            )
+            first_page = partial(list, firsts)
+        else:
+            ids, in_log = fetch_together((_COUNTED_IN_ONE, values), logged)
+        total = len(ids)
         rows = partial(news_rows, user, since, campaigns)  # built for a later page only
     else:
         rows = news_rows(user, since, campaigns)
         total, first_page = counted(rows, most), None
+        in_log = _LOG.fetch(**logged[1])
     shown = paginate(rows, page, per_page=per_page, count=min(total, most), first_page=first_page)
     lines = [NewsLine(entry) for entry in shown.object_list]
-    log = [
-        NewInLog(row["campaign_id"], row["campaign__name"], row["count"])
-        for row in _LOG.fetch(user=user.pk, since=since)
-    ]
+    log = [NewInLog(row["campaign_id"], row["campaign__name"], row["count"]) for row in in_log]
     new = [invitation for invitation in invitations if invitation.created_at > since]
     return News(since, now, shown, lines, log, new, more=total > most)
