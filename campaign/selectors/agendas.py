@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from campaign.models import AgendaAchievement, AgendaPick, Battle, BattleUnit, Unit
+from campaign.models import AgendaAchievement, AgendaPick, BattleUnit, Unit
 from campaign.prepared import Prepared
 
 
@@ -20,7 +20,7 @@ def agenda_picks_in(battle: int) -> QuerySet[AgendaPick]:
     )
 
 
-_ACHIEVED = Prepared(
+ACHIEVED = Prepared(
     lambda battle: (
         AgendaAchievement.objects.filter(battle_unit__participant__battle_id=battle)
         .select_related("agenda")
@@ -28,14 +28,15 @@ _ACHIEVED = Prepared(
     ),
     battle=int,
 )
+"""What a battle's army entries achieved (compiled once, `campaign.prepared`)."""
 
 
-def show_achievements(battle: Battle, entries: list[BattleUnit]) -> None:
-    """Give each of a battle's army entries what it achieved (``entry.agendas_achieved``),
-    in one query whatever the armies (none mustered yet included; compiled once,
-    `campaign.prepared`)."""
+def show_achievements(entries: list[BattleUnit], achieved: list[AgendaAchievement]) -> None:
+    """Give each of a battle's army entries what it achieved (``entry.agendas_achieved``)
+    among ``achieved``, the battle's `ACHIEVED`: one query whatever the armies (none
+    mustered yet included)."""
     found: dict[int, list[AgendaAchievement]] = {}
-    for row in _ACHIEVED.fetch(battle=battle.pk):
+    for row in achieved:
         found.setdefault(row.battle_unit_id, []).append(row)
     for entry in entries:
         entry.agendas_achieved = found.get(entry.pk, [])

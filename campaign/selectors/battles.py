@@ -26,11 +26,11 @@ from campaign.models import (
     Unit,
     card_prefetches,
 )
-from campaign.prepared import Prepared, give_related
+from campaign.prepared import Prepared, fetch_together, give_related
 from campaign.services import agendas as agenda_service
 from campaign.services.battles import disagreement, recording_refusal
 
-from .agendas import agenda_picks_in, show_achievements
+from .agendas import ACHIEVED, agenda_picks_in, show_achievements
 from .blessings import (
     BlessingsPanel,
     blessing_picks_in,
@@ -204,16 +204,18 @@ def _test_of(entry: BattleUnit) -> OutOfActionTest | None:
 
 def battle_page(battle: Battle, *, user, can_write: bool) -> BattlePage:
     """The battle page in the same number of queries whatever the size of the armies."""
-    participants = _SIDES.fetch(battle=battle.pk)
+    reads = (_SIDES, _ARMIES, _BLESSINGS, _AGENDAS, ACHIEVED)
+    participants, entries, blessings, agendas, achieved = fetch_together(
+        *((query, {"battle": battle.pk}) for query in reads)
+    )
     for side in participants:
         side.battle = battle
-    entries = _ARMIES.fetch(battle=battle.pk)
     give_related(participants, "army", entries)
-    give_related(participants, "blessing_picks", _BLESSINGS.fetch(battle=battle.pk))
-    give_related(participants, "agenda_picks", _AGENDAS.fetch(battle=battle.pk))
+    give_related(participants, "blessing_picks", blessings)
+    give_related(participants, "agenda_picks", agendas)
     _link_entries(entries)
     _link_warlords(participants)
-    show_achievements(battle, entries)
+    show_achievements(entries, achieved)
     sides = [
         Side(
             participant=p,
@@ -470,13 +472,15 @@ _ARMY_FACTS = (
 def record_page(participant: BattleParticipant) -> RecordPage:
     """One side's army, ready for its player to record what each unit did."""
     battle = participant.battle
-    sides = _SIDES.fetch(battle=battle.pk)
+    mine = {"side": participant.pk}
+    sides, army, *facts = fetch_together(
+        (_SIDES, {"battle": battle.pk}), (_ARMY, mine), *((q, mine) for _, q in _ARMY_FACTS)
+    )
     side = next(s for s in sides if s.pk == participant.pk)
     side.battle = battle
-    army = _ARMY.fetch(side=side.pk)
-    for to_attr, query in _ARMY_FACTS:
+    for (to_attr, _), rows in zip(_ARMY_FACTS, facts, strict=True):
         found: dict[int, list] = {}
-        for row in query.fetch(side=side.pk):  # a card is in an army once
+        for row in rows:  # a card is in an army once
             found.setdefault(row.unit_id, []).append(row)
         for entry in army:
             setattr(entry.unit, to_attr, found.get(entry.unit_id, []))

@@ -17,7 +17,7 @@ from django.db.models.functions import Cast
 from campaign import rules
 from campaign.models import BattleHonour, BattleScar, CrusadeForce, OutOfActionTest, Unit
 from campaign.models.forces import KEYWORD_FIELDS, card_prefetches
-from campaign.prepared import Prepared
+from campaign.prepared import Prepared, fetch_together
 
 HONOUR_LABELS = dict(BattleHonour._meta.get_field("category").flatchoices)
 RELIC = rules.HonourCategory.CRUSADE_RELIC
@@ -131,17 +131,18 @@ KINDS = HONOUR, SCAR, PROMOTION, UPGRADE, TEST = range(5)
 """What a row of `_details` is about."""
 
 
-def _details(force: CrusadeForce) -> dict[int, dict[int, list[tuple]]]:
-    """What each active card of the force holds or waits for, by kind (`HONOUR` ...) and
-    card, as (key, three texts, a number): its active honours (name, category, relic
-    category), scars (name), pending promotions and open Out of Action tests (their
-    keys) and active upgrades (their Crusade points), each kind in the order its model
-    lists it (when gained or raised, then by key).
+def _details(rows: list[tuple]) -> dict[int, dict[int, list[tuple]]]:
+    """What each active card of the force holds or waits for (``rows``, the force's
+    `_DETAILS`), by kind (`HONOUR` ...) and card, as (key, three texts, a number): its
+    active honours (name, category, relic category), scars (name), pending promotions
+    and open Out of Action tests (their keys) and active upgrades (their Crusade
+    points), each kind in the order its model lists it (when gained or raised, then by
+    key).
 
     One query, compiled once (`campaign.prepared`): on the first look after a change,
     building the five queries' SQL cost far more than running them."""
     found: dict[int, dict[int, list[tuple]]] = {kind: {} for kind in KINDS}
-    for kind, unit_id, _, key, a, b, c, number in _DETAILS.fetch(force=force.pk):
+    for kind, unit_id, _, key, a, b, c, number in rows:
         found[int(kind)].setdefault(unit_id, []).append((key, a, b, c, number))
     return found
 
@@ -211,11 +212,13 @@ _CARDS = Prepared(
 
 def order_of_battle_cards(force: CrusadeForce) -> tuple[list[CardRow], list[RemovedCard]]:
     """The force's active cards by name (with their badges and what waits for each) and
-    its removed ones, in two queries whatever the force's size."""
-    units = _CARDS.fetch(force=force.pk)
+    its removed ones, in two queries whatever the force's size (sent together)."""
+    units, detail_rows = fetch_together(
+        (_CARDS, {"force": force.pk}), (_DETAILS, {"force": force.pk})
+    )
     if not units:
         return [], []
-    details = _details(force)
+    details = _details(detail_rows)
     honours, scars, promotions = details[HONOUR], details[SCAR], details[PROMOTION]
     upgrades, tests = details[UPGRADE], details[TEST]
     storage = Unit._meta.get_field("thumbnail").storage
