@@ -53,18 +53,21 @@ def wants_email(user, kind: EmailKind | str) -> bool:
     return chosen.wants(kind)
 
 
-_LOOKS = Prepared(
+LOOKS = Prepared(
     lambda user: PlayerSettings.objects.filter(user_id=user).values_list("seen_up_to", "looked_at"),
     user=int,
 )
 """The player's marks (at most one row: one settings row per player)."""
 
 
-def note_dashboard_visit(user, *, now: datetime | None = None) -> datetime | None:
+def note_dashboard_visit(
+    user, *, now: datetime | None = None, looks: list | None = None
+) -> datetime | None:
     """Note a look at the dashboard; the marker its news starts after (None: nothing read
-    yet). One query to read, and one to write unless the last look was just noted."""
+    yet). One query to read (``looks``: what `LOOKS` read, when read already), and one to
+    write unless the last look was just noted."""
     now = now or timezone.now()
-    rows = _LOOKS.fetch(user=user.pk)
+    rows = LOOKS.fetch(user=user.pk) if looks is None else looks
     row = rows[0] if rows else None
     if row is None:
         PlayerSettings.objects.bulk_create(

@@ -24,7 +24,7 @@ from .campaigns import (
     invitation,
 )
 from .card_image import card_image_facts, card_png
-from .dashboard import Dashboard, dashboard
+from .dashboard import Dashboard, dashboard, dashboard_reads
 from .exports import force_document, force_text
 from .forces import (
     ORDER_OF_BATTLE_FORCE,
@@ -80,6 +80,7 @@ __all__ = [
     "card_png",
     "change_rows",
     "dashboard",
+    "dashboard_reads",
     "force_document",
     "force_history",
     "force_text",

@@ -164,7 +164,13 @@ _QUERIES = tuple(
 )
 
 
-def dashboard(user) -> Dashboard:
+def dashboard_reads(user) -> list[tuple[Prepared, dict]]:
+    """The reads of `dashboard`, for a caller that sends them with its own."""
+    return [(query, {"user": user.pk}) for query in _QUERIES]
+
+
+def dashboard(user, rows: list[list] | None = None) -> Dashboard:
     """Everything a player sees first, in a fixed number of queries (compiled once and
-    sent together: `campaign.prepared`)."""
-    return Dashboard(*fetch_together(*((query, {"user": user.pk}) for query in _QUERIES)))
+    sent together: `campaign.prepared`); ``rows``: what `dashboard_reads` read, when read
+    already."""
+    return Dashboard(*(rows if rows is not None else fetch_together(*dashboard_reads(user))))

@@ -63,9 +63,10 @@ def battle_watch(battle: Battle, user) -> Watch:
     )
 
 
-def waiting_watch(user) -> Watch:
-    """The poll of the dashboard's *Waiting for you*, its version read in one query."""
-    mine, theirs = waiting_versions(user)
+def waiting_watch(user, versions: list | None = None) -> Watch:
+    """The poll of the dashboard's *Waiting for you*, its version read in one query
+    (``versions``: what `versions.WAITING_VERSIONS` read, when read already)."""
+    mine, theirs = waiting_versions(user, versions)
     return Watch(
         url=reverse("dashboard_live"),
         region="waiting",

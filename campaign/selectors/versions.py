@@ -182,14 +182,15 @@ def _waiting_versions(user: int) -> QuerySet:
     )
 
 
-_WAITING_VERSIONS = Prepared(_waiting_versions, user=int)
+WAITING_VERSIONS = Prepared(_waiting_versions, user=int)
 
 
-def waiting_versions(user) -> tuple[int, int]:
+def waiting_versions(user, rows: list | None = None) -> tuple[int, int]:
     """(the revisions of the player's forces, those of the other forces in the battles
     theirs are in and that are not over), in one query (compiled once:
-    `campaign.prepared`)."""
-    rows = _WAITING_VERSIONS.fetch(user=user.pk)
+    `campaign.prepared`); ``rows``: what `WAITING_VERSIONS` read, when read already."""
+    if rows is None:
+        rows = WAITING_VERSIONS.fetch(user=user.pk)
     return rows[0] if rows else (0, 0)
 
 

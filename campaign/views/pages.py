@@ -13,7 +13,9 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST, require_safe
 
 from campaign import players, selectors
+from campaign.prepared import fetch_together
 from campaign.selectors import live, since
+from campaign.selectors.versions import WAITING_VERSIONS
 
 from ._common import page_number, render_page, unchanged, watched
 
@@ -29,10 +31,16 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     """My forces, my campaigns, everything waiting for me, and what happened since I last
     looked. The look is noted: a reading mark of the player's own, not a change to the
     Crusade (`campaign.players` says how the news moves on without vanishing on a reload)."""
-    watch = live.waiting_watch(request.user)  # before what it covers: see battle_detail
-    dash = selectors.dashboard(request.user)
+    user = {"user": request.user.pk}
+    # One round trip: the poll's version first, before what it covers (see battle_detail),
+    # then the dashboard's reads and the player's reading marks.
+    versions, *shown, looks = fetch_together(
+        (WAITING_VERSIONS, user), *selectors.dashboard_reads(request.user), (players.LOOKS, user)
+    )
+    watch = live.waiting_watch(request.user, versions)
+    dash = selectors.dashboard(request.user, shown)
     now = timezone.now()
-    marker = players.note_dashboard_visit(request.user, now=now)
+    marker = players.note_dashboard_visit(request.user, now=now, looks=looks)
     context = {
         "dash": dash,
         "news": since.news(
