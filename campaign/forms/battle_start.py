@@ -17,7 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from campaign.bounds import fits_column
 from campaign.models import CrusadeForce, Phase, Territory, battle_size_choices
-from campaign.prepared import Prepared
+from campaign.prepared import Prepared, fetch_together
 
 from . import NOT_CHOSEN, IdsField
 from .widgets import PlainSelect
@@ -130,9 +130,11 @@ class BattleCreateForm(forms.Form):
         mine = _mine(user.pk)
         force = self.fields["force"]
         force.queryset = mine
-        self._user = user.pk
-        # The player's forces, read once for the select, the phase and the page's notes.
-        self.my_forces = _MY_FORCES.fetch(user=user.pk)
+        # The player's forces, read once for the select, the phase and the page's notes,
+        # with the map's territories and the forces to invite: one round trip.
+        self.my_forces, places, self._opponent_rows = fetch_together(
+            *((query, {"user": user.pk}) for query in (_MY_FORCES, _PLACES, _OPPONENT_ROWS))
+        )
         force.choices = [(f.pk, _force_label(f)) for f in self.my_forces]
         self.phase, self.phase_size = self._phase_of(self.my_forces)
         if self.phase_size:
@@ -146,7 +148,6 @@ class BattleCreateForm(forms.Form):
         territory = self.fields["territory"]
         territory.queryset = _territories(user.pk)
         # Its choices from one query of plain values (a league's map has fifty territories).
-        places = _PLACES.fetch(user=user.pk)
         if not places:
             del self.fields["territory"]  # no map in any of the player's campaigns
         else:
@@ -165,7 +166,7 @@ class BattleCreateForm(forms.Form):
         field = self["opponents"]
         attrs = flatatt(field.build_widget_attrs({}))
         chosen = {str(value) for value in field.value() or ()}
-        rows = _OPPONENT_ROWS.fetch(user=self._user)
+        rows = self._opponent_rows
         name, auto_id = escape(field.html_name), escape(field.auto_id)
         return mark_safe(  # noqa: S308 - every value is escaped
             "\n".join(
