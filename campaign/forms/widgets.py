@@ -9,7 +9,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 
-def _attrs(attrs: dict) -> str:
+def attrs_html(attrs: dict) -> str:
     """Attributes as Django's ``attrs.html`` writes them (True alone, False left out)."""
     return "".join(
         f" {conditional_escape(name)}"
@@ -20,24 +20,29 @@ def _attrs(attrs: dict) -> str:
     )
 
 
+def select_html(widget: dict) -> SafeString:
+    """A select's markup from its widget context (``get_context(...)["widget"]``), as
+    Django's ``select.html`` and ``select_option.html`` write it."""
+    parts = [f'<select name="{conditional_escape(widget["name"])}"{attrs_html(widget["attrs"])}>']
+    for group, options, _index in widget["optgroups"]:
+        if group:
+            parts.append(f'\n  <optgroup label="{conditional_escape(group)}">')
+        parts.extend(
+            f'\n  <option value="{conditional_escape(str(option["value"]))}"'
+            f"{attrs_html(option['attrs'])}>{conditional_escape(option['label'])}</option>\n"
+            for option in options
+        )
+        if group:
+            parts.append("\n  </optgroup>")
+    parts.append("\n</select>")
+    return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped
+
+
 class PlainSelect(forms.Select):
     """A select written as Django's own templates write it, without a template per option."""
 
     def render(self, name, value, attrs=None, renderer=None) -> SafeString:
-        widget = self.get_context(name, value, attrs)["widget"]
-        parts = [f'<select name="{conditional_escape(widget["name"])}"{_attrs(widget["attrs"])}>']
-        for group, options, _index in widget["optgroups"]:
-            if group:
-                parts.append(f'\n  <optgroup label="{conditional_escape(group)}">')
-            parts.extend(
-                f'\n  <option value="{conditional_escape(str(option["value"]))}"'
-                f"{_attrs(option['attrs'])}>{conditional_escape(option['label'])}</option>\n"
-                for option in options
-            )
-            if group:
-                parts.append("\n  </optgroup>")
-        parts.append("\n</select>")
-        return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped
+        return select_html(self.get_context(name, value, attrs)["widget"])
 
 
 class TallyInput(forms.NumberInput):

@@ -16,6 +16,8 @@ from django.forms.widgets import CheckboxInput, Input, Select
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
+from campaign.forms.widgets import attrs_html, select_html
+
 from .crusade import described_by, error_id, help_id, help_of
 
 register = template.Library()
@@ -68,15 +70,6 @@ def _widget_attrs(field: forms.BoundField) -> dict:
     return attrs
 
 
-def _attrs_html(attrs: dict) -> str:
-    """Django's ``attrs.html``: `` name="value"`` each, a bare name for True, none for False."""
-    return "".join(
-        f" {_escape(name)}" if value is True else f' {_escape(name)}="{_escape(value)}"'
-        for name, value in attrs.items()
-        if value is not False
-    )
-
-
 def input_html(field: forms.BoundField) -> SafeString:
     """`crusade.widget_of` for a plain input: `BoundField.as_widget`, with the widget's
     context rendered here rather than by `input.html`."""
@@ -85,28 +78,16 @@ def input_html(field: forms.BoundField) -> SafeString:
     parts = [f'<input type="{_escape(context["type"])}" name="{_escape(context["name"])}"']
     if context["value"] is not None:
         parts.append(f' value="{_escape(context["value"])}"')
-    parts.append(f"{_attrs_html(context['attrs'])}>")
+    parts.append(f"{attrs_html(context['attrs'])}>")
     return SafeString("".join(parts))
 
 
-def select_html(field: forms.BoundField) -> SafeString:
-    """`crusade.widget_of` for a plain select, written as Django's ``select.html`` and
-    ``select_option.html`` write it (its groups, its options, the chosen one selected)."""
+def select_field_html(field: forms.BoundField) -> SafeString:
+    """`crusade.widget_of` for a plain select: its markup written by `widgets.select_html`."""
     widget = field.field.widget
-    context = widget.get_context(field.html_name, field.value(), _widget_attrs(field))["widget"]
-    parts = [f'<select name="{_escape(context["name"])}"{_attrs_html(context["attrs"])}>']
-    for group, options, _ in context["optgroups"]:
-        if group:
-            parts.append(f'\n  <optgroup label="{_escape(group)}">')
-        parts.extend(
-            f'\n  <option value="{_escape(option["value"])}"{_attrs_html(option["attrs"])}>'
-            f"{_escape(option['label'])}</option>"
-            for option in options
-        )
-        if group:
-            parts.append("\n  </optgroup>")
-    parts.append("\n</select>")
-    return SafeString("".join(parts))
+    return select_html(
+        widget.get_context(field.html_name, field.value(), _widget_attrs(field))["widget"]
+    )
 
 
 def _extras(field: forms.BoundField) -> str:
@@ -127,7 +108,7 @@ def field_html(field: forms.BoundField) -> SafeString:
     """The field as `_field.html` shows it: built here for a plain input or select, by the
     template for anything else."""
     if is_plain_select(field):
-        control, checkbox = select_html(field), False
+        control, checkbox = select_field_html(field), False
     elif is_plain_input(field):
         control, checkbox = input_html(field), field.field.widget.input_type == "checkbox"
     else:
