@@ -119,6 +119,9 @@ class CrusadeForce(Named):
                 "name",
                 name="force_standings",
             ),
+            # A campaign's forces by name: the organiser's list of a league's cards (by
+            # force, then name) reads the first forces' cards instead of sorting them all.
+            models.Index(fields=["campaign", "name"], name="force_campaign_name"),
         ]
 
     @property

@@ -80,3 +80,40 @@ def test_it_lists_twenty_five_units_a_page(organiser_client, campaign):
 
     assert len(first.context["cl"].result_list) == 25
     assert len(second.context["cl"].result_list) == 5
+
+
+@pytest.mark.parametrize(
+    ("model", "reads"),
+    [("crusadeforce", 1), ("unit", 1), ("battle", 1), ("historyentry", 2)],
+)
+def test_a_changelist_reads_the_organisers_campaigns_once(organiser_client, campaign, model, reads):
+    """The scope (which campaigns' rows) and the campaign filter's choices (their names)
+    come from one query; the history's list reads its campaigns' versions too."""
+    url = reverse(f"admin:campaign_{model}_changelist")
+    add_forces(campaign, 2)
+    organiser_client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        response = organiser_client.get(url)
+    assert response.status_code == 200
+    assert campaign.name in response.text
+    reading_roles = [q["sql"] for q in queries if '"campaign_membership"."role"' in q["sql"]]
+    assert len(reading_roles) == reads, reading_roles
+
+
+def test_the_units_list_reads_the_first_forces_by_name_not_every_card(organiser_client, campaign):
+    """The cards are listed by force name: the forces come by the `force_campaign_name`
+    index, so a page of 25 reads the first forces' cards rather than sorting a league's
+    thousands (on PostgreSQL too, at league scale: see the benchmark)."""
+    add_forces(campaign, 3)
+    url = reverse("admin:campaign_unit_changelist")
+    organiser_client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        organiser_client.get(url)
+    [listed] = [q["sql"] for q in queries if 'ORDER BY "campaign_crusadeforce"."name"' in q["sql"]]
+    with connection.cursor() as cursor:
+        indexes = connection.introspection.get_constraints(cursor, "campaign_crusadeforce")
+        assert indexes["force_campaign_name"]["columns"] == ["campaign_id", "name"]
+        if connection.vendor == "sqlite":
+            cursor.execute(f"EXPLAIN QUERY PLAN {listed}")
+            plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+            assert "USING INDEX force_campaign_name" in plan, plan
