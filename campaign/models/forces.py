@@ -151,7 +151,10 @@ def _committed_side(force: int) -> models.QuerySet:
     # The sides' model (models.battles) is reached through the relation: it builds on
     # this module.
     sides = CrusadeForce._meta.get_field("battle_entries").related_model
-    return sides.objects.filter(sides.committed(), force=force).values_list("pk", flat=True)[:1]
+    # Any one will do: unordered, the database stops at the first (ordered by the sides'
+    # battle dates, it joined and sorted every battle of the league's still going).
+    held = sides.objects.filter(sides.committed(), force=force).order_by()
+    return held.values_list("pk", flat=True)[:1]
 
 
 _COMMITTED_SIDE = Prepared(_committed_side, force=int)

@@ -95,13 +95,19 @@ _XP_BATTLES = Prepared(_xp_battles, unit=int)
 """The last completed battles of a card, compiled once (`campaign.prepared`)."""
 
 
-def xp_battles(unit: Unit) -> tuple[list[XpBattle], bool] | None:
+XP_BATTLES = _XP_BATTLES
+"""For a page that reads a card's rows together (`prepared.fetch_together`)."""
+
+
+def xp_battles(unit: Unit, rows: list | None = None) -> tuple[list[XpBattle], bool] | None:
     """A unit's XP over its last completed battles, in the order they were recorded (one
-    query, at most `charts.MOST_POINTS` + 1 rows), and whether older ones are left out.
-    None for a unit that never gains XP (no query)."""
+    query, at most `charts.MOST_POINTS` + 1 rows, unless ``rows`` holds what `XP_BATTLES`
+    read), and whether older ones are left out. None for a unit that never gains XP (no
+    query)."""
     if unit.no_xp:
         return None
-    rows = _XP_BATTLES.fetch(unit=unit.pk)
+    if rows is None:
+        rows = _XP_BATTLES.fetch(unit=unit.pk)
     earlier = len(rows) > charts.MOST_POINTS
     return [XpBattle(*row) for row in reversed(rows[: charts.MOST_POINTS])], earlier
 

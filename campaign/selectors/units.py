@@ -20,10 +20,10 @@ from campaign.models import (
     Unit,
     card_prefetches,
 )
-from campaign.prepared import Prepared
+from campaign.prepared import Prepared, fetch_together
 
 from .agendas import CardAgendas, card_agendas
-from .charts import XpBattle, XpHistory, xp_battles, xp_history
+from .charts import XP_BATTLES, XpBattle, XpHistory, xp_battles, xp_history
 from .counters import PackSection, card_pack_section
 from .history_lines import history_page, history_rows
 from .labels import keyword_labels
@@ -93,9 +93,11 @@ _HISTORY_FIRST_PAGE = Prepared(
 )
 
 
-def _of_card(query: Prepared, unit: Unit) -> list:
-    """``query``'s rows for ``unit``, each knowing its card (as through the relation)."""
-    rows = query.fetch(unit=unit.pk)
+def _of_card(query: Prepared, unit: Unit, rows: list | None = None) -> list:
+    """``query``'s rows for ``unit`` (or ``rows``, what it read already), each knowing its
+    card (as through the relation)."""
+    if rows is None:
+        rows = query.fetch(unit=unit.pk)
     for row in rows:
         row.unit = unit
     return rows
@@ -135,14 +137,44 @@ class CardPage:
         return f"{self.version}-{campaign_revision}-{int(self.in_battle)}-{int(self.can_write)}"
 
     @cached_property
+    def _built(self) -> dict[str, list]:
+        """What building the page reads of the card, read together (`fetch_together`: one
+        round trip on PostgreSQL, where it was one a read): its lists, its XP battles, its
+        open tests and purchases, and its timeline's count and first page."""
+        unit = {"unit": self.unit.pk}
+        reads = {to_attr: (query, unit) for to_attr, query in _card_lists()}
+        if not self.unit.no_xp:
+            reads["xp"] = (XP_BATTLES, unit)
+        reads.update(
+            tests=(_OPEN_TESTS, unit),
+            purchases=(_PURCHASES, unit),
+            history_count=(_HISTORY_COUNT, unit),
+        )
+        if self._first_page:
+            reads["history_first_page"] = (_HISTORY_FIRST_PAGE, unit)
+        return dict(zip(reads, fetch_together(*reads.values()), strict=True))
+
+    def _read(self, name: str) -> list | None:
+        """What `_built` read under ``name``, when the page is being built; else None
+        (a part built alone, its other parts found in the cache, reads its own)."""
+        built = self.__dict__.get("_built")
+        return None if built is None else built.get(name)
+
+    @property
+    def _first_page(self) -> bool:
+        return str(self.page or 1) == "1"
+
+    @cached_property
     def detailed_unit(self) -> Unit:
-        """The card with its honours, scars, upgrades and pending promotions (four
-        queries, asked once for the page and only when it is built: the page's cached
-        parts show the card as this). Each list is read as the prefetch would, for this
-        one card, without the prefetch's machinery for many (a third of their time)."""
+        """The card with its honours, scars, upgrades and pending promotions, asked once
+        for the page and only when it is built (the page's cached parts show the card as
+        this), with the rest of what building it reads (`_built`). Each list is read as
+        the prefetch would, for this one card, without the prefetch's machinery for many
+        (a third of their time)."""
         unit = self.unit
-        for to_attr, query in _card_lists():
-            setattr(unit, to_attr, query.fetch(unit=unit.pk))
+        built = self._built
+        for to_attr, _query in _card_lists():
+            setattr(unit, to_attr, built[to_attr])
         return unit
 
     @cached_property
@@ -174,7 +206,7 @@ class CardPage:
 
     @cached_property
     def pending_tests(self) -> list[OutOfActionTest]:
-        return _of_card(_OPEN_TESTS, self.unit)
+        return _of_card(_OPEN_TESTS, self.unit, self._read("tests"))
 
     @cached_property
     def requisitions(self) -> list[services.RequisitionOption]:
@@ -185,13 +217,18 @@ class CardPage:
     def timeline(self) -> Page:
         """A page of the card's history (`HistoryLine`s)."""
         unit = self.unit.pk
-        counts = _HISTORY_COUNT.fetch(unit=unit)
+        counts = self._read("history_count")
+        if counts is None:
+            counts = _HISTORY_COUNT.fetch(unit=unit)
+        first = self._read("history_first_page")
         return history_page(
             self.unit.history.all(),
             self.page,
             per_page=TIMELINE_PER_PAGE,
             count=counts[0] if counts else 0,
-            first_page=partial(_HISTORY_FIRST_PAGE.fetch, unit=unit),
+            first_page=partial(_HISTORY_FIRST_PAGE.fetch, unit=unit)
+            if first is None
+            else partial(list, first),
         )
 
     @cached_property
@@ -203,11 +240,11 @@ class CardPage:
     def purchases(self) -> list[RequisitionPurchase]:
         """The Requisitions bought for the unit: read only when the card's details are
         built, not when they come from the cache."""
-        return _of_card(_PURCHASES, self.unit)
+        return _of_card(_PURCHASES, self.unit, self._read("purchases"))
 
     @cached_property
     def _xp_battles(self) -> tuple[list[XpBattle], bool] | None:
-        return xp_battles(self.unit)
+        return xp_battles(self.unit, self._read("xp"))
 
     @property
     def chart_key(self) -> str:

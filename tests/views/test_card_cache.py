@@ -207,3 +207,30 @@ def test_it_keeps_each_upload_forms_fields_apart_and_shows_a_refusal_next_to_its
     assert refused.status_code == 400
     assert "Choose a picture to upload first." in refused.content.decode()
     assert "Choose a picture to upload first." not in again
+
+
+def test_building_the_card_reads_its_parts_together(client, force, monkeypatch):
+    """A card built anew (the first look after a change) reads its lists, XP battles,
+    tests, purchases and its timeline's count and first page in one batch: one round trip
+    on PostgreSQL (`prepared.fetch_together`) where it was one a read. Its timeline alone,
+    the rest found in the cache, reads only its own."""
+    from campaign.selectors import units as card_selectors
+
+    squad = force.units.get(name="1st Line Squad")
+    client.force_login(force.player)
+    batches = []
+    real = card_selectors.fetch_together
+
+    def spy(*reads, **kwargs):
+        batches.append(len(reads))
+        return real(*reads, **kwargs)
+
+    monkeypatch.setattr(card_selectors, "fetch_together", spy)
+    services.update_unit_details(actor=force.player, unit=squad, notes="Flamer at the front")
+    page = client.get(card_url(squad)).content.decode()
+    assert "Flamer at the front" in page
+    assert batches == [9]  # four lists, XP battles, tests, purchases, count, first page
+
+    batches.clear()
+    client.get(card_url(squad), {"page": 2})
+    assert batches == []
