@@ -170,11 +170,18 @@ def _rows(user: int, since: datetime, campaigns: list[int] | None):
     )
 
 
+def counting(rows, most: int):
+    """What the count of ``rows`` reads: a column of the news index (`history_news`) for
+    each row, no further than one past ``most``. A busy month holds thousands of lines,
+    and counting them all cost more than the page; with no order asked, the database stops
+    at the row past ``most``, and reads the index alone (the row's id is not in it on
+    PostgreSQL: asking for it cost a visit to the table for every row passed)."""
+    return rows.order_by().values_list("action", flat=True)[: most + 1]
+
+
 def counted(rows, most: int) -> int:
-    """How many ``rows`` there are, counting no further than one past ``most``: a busy
-    month holds thousands of lines, and counting them all cost more than the page. With
-    no order asked, the database stops at the row past ``most``."""
-    return rows.order_by().values("pk")[: most + 1].count()
+    """How many ``rows`` there are, counting no further than one past ``most``."""
+    return counting(rows, most).count()
 
 
 def _log(user: int, since: datetime):
@@ -191,15 +198,11 @@ def _log(user: int, since: datetime):
 
 
 # The news of a player in one campaign (most players), at the usual page size, compiled
-# once (`campaign.prepared`): the count, as the ids up to one past the most counted, and
+# once (`campaign.prepared`): the count, as a column up to one past the most counted, and
 # the first page. Other pages and other players read it through the ORM, the same rows.
 _ONE_CAMPAIGN = {"user": int, "campaign": int, "since": datetime}
 _COUNTED_IN_ONE = Prepared(
-    lambda user, campaign, since: (
-        _rows(user, since, [campaign])
-        .order_by()
-        .values_list("pk", flat=True)[: PER_PAGE * MOST_PAGES + 1]
-    ),
+    lambda user, campaign, since: counting(_rows(user, since, [campaign]), PER_PAGE * MOST_PAGES),
     **_ONE_CAMPAIGN,
 )
 _FIRST_PAGE_IN_ONE = Prepared(
@@ -231,13 +234,13 @@ def news(
         values = {"user": user.pk, "campaign": campaigns[0], "since": since}
         first_page = partial(_FIRST_PAGE_IN_ONE.fetch, **values)
         if str(page or 1) == "1":  # the dashboard as it opens: its first page, read with the rest
-            ids, firsts, in_log = fetch_together(
+            found, firsts, in_log = fetch_together(
                 (_COUNTED_IN_ONE, values), (_FIRST_PAGE_IN_ONE, values), logged
             )
             first_page = partial(list, firsts)
         else:
-            ids, in_log = fetch_together((_COUNTED_IN_ONE, values), logged)
-        total = len(ids)
+            found, in_log = fetch_together((_COUNTED_IN_ONE, values), logged)
+        total = len(found)
         rows = partial(news_rows, user, since, campaigns)  # built for a later page only
     else:
         rows = news_rows(user, since, campaigns)
