@@ -140,6 +140,16 @@ SQLITE_OPTIONS = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 
+# PostgreSQL: a page's rows are in memory, where reading a row by an index costs about what
+# reading the next row of a table does; left at its default (4, for spinning disks), the
+# planner read every honour of the league to find a force's fifty cards' (2.4 ms, where by
+# the cards' index it takes 0.4). 1.1 is the usual value for SSDs.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["OPTIONS"] = {
+        "options": "-c random_page_cost=" + os.environ.get("DATABASE_RANDOM_PAGE_COST", "1.1"),
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
+
 # PostgreSQL: parameters bound by the server, so psycopg prepares a query once a connection
 # has run it five times and PostgreSQL plans it once per connection, not on every page
 # (planning the joins of a page's queries can cost more than running them). Turn it off
@@ -148,16 +158,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
     "DATABASE_SERVER_SIDE_BINDING", True
 ):
+    options = DATABASES["default"]["OPTIONS"]
     DATABASES["default"]["OPTIONS"] = {
+        **options,
         "server_side_binding": True,
         "prepare_threshold": 5,
         # A prepared query is planned once, for any values: left to choose, PostgreSQL
         # planned most of the pages' queries again on every run (planning a dashboard's
         # version query took longer than running it). Their values are keys and states,
         # for which one plan serves all.
-        "options": "-c plan_cache_mode="
+        "options": options["options"]
+        + " -c plan_cache_mode="
         + os.environ.get("DATABASE_PLAN_CACHE_MODE", "force_generic_plan"),
-        **DATABASES["default"].get("OPTIONS", {}),
     }
 
 DATABASE_PREPARED_MAX = int(os.environ.get("DATABASE_PREPARED_MAX", "1000"))

@@ -19,6 +19,13 @@ def test_a_prepared_query_is_planned_once_for_any_values():
         assert cursor.fetchone() == ("force_generic_plan",)
 
 
+def test_the_planner_reads_by_index_as_from_memory():
+    """Rows in memory: a read by an index costs about a read of the next row."""
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW random_page_cost")
+        assert cursor.fetchone() == ("1.1",)
+
+
 def test_a_connection_keeps_more_prepared_queries_than_a_server_asks():
     connection.ensure_connection()
     assert connection.connection.prepared_max == settings.DATABASE_PREPARED_MAX >= 500

@@ -126,14 +126,21 @@ def test_it_gives_postgresql_none_of_the_sqlite_options():
     assert database["OPTIONS"] == {
         "server_side_binding": True,
         "prepare_threshold": 5,
-        "options": "-c plan_cache_mode=force_generic_plan",
+        "options": "-c random_page_cost=1.1 -c plan_cache_mode=force_generic_plan",
     }
 
 
 def test_it_lets_a_pooler_in_transaction_mode_turn_prepared_statements_off():
     """PgBouncer in transaction mode can't keep a connection's prepared statements."""
     database = settings(**PRODUCTION, DATABASE_SERVER_SIDE_BINDING="0")["database"]
-    assert not database.get("OPTIONS")
+    assert database["OPTIONS"] == {"options": "-c random_page_cost=1.1"}
+
+
+def test_it_lets_a_deployment_choose_the_planners_cost_of_a_random_read():
+    """A database on spinning disks, larger than its memory, would say 4 (PostgreSQL's
+    default)."""
+    database = settings(**PRODUCTION, DATABASE_RANDOM_PAGE_COST="4")["database"]
+    assert database["OPTIONS"]["options"].startswith("-c random_page_cost=4 ")
 
 
 def test_it_keeps_no_state_in_one_process():
