@@ -76,6 +76,11 @@ class Battle(models.Model):
             # A campaign's battles newest first (its lists and the admin's): read from the
             # index rather than sorted, thousands of them for a page of fifty.
             models.Index(fields=["campaign", "-date", "-id"], name="battle_campaign_newest"),
+            # What the campaign page's cached parts are kept under (`selectors.versions`):
+            # its newest battle, and how many are completed or voided, read from these
+            # alone rather than from every battle of the league on each look.
+            models.Index(fields=["campaign", "id"], name="battle_campaign_number"),
+            models.Index(fields=["campaign", "status"], name="battle_campaign_status"),
         ]
 
     def __str__(self) -> str:

@@ -70,7 +70,6 @@ import hashlib
 
 from django.db.models import (
     Count,
-    Max,
     OuterRef,
     PositiveBigIntegerField,
     QuerySet,
@@ -117,7 +116,7 @@ def map_versions(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
     completed = battles.filter(status=Battle.Status.COMPLETED)
     zero = Value(0)
     return campaigns.annotate(
-        newest_battle=Coalesce(Subquery(battles.annotate(top=Max("pk")).values("top")), zero),
+        newest_battle=Coalesce(Subquery(battles.order_by("-pk").values("pk")[:1]), zero),
         voided_battles=Coalesce(Subquery(voided.annotate(n=Count("pk")).values("n")), zero),
         completed_battles=Coalesce(Subquery(completed.annotate(n=Count("pk")).values("n")), zero),
     )

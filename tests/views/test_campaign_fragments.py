@@ -161,3 +161,22 @@ def test_a_member_who_joins_or_raises_a_force_shows_in_the_members_at_once(clien
     raised = members(look(client, campaign, forces[0].player))
 
     assert "newcomer" in joined and "newcomer" not in raised
+
+
+def test_the_pages_versions_are_read_from_the_battles_indexes():
+    """The campaign page's cached parts are kept under its newest battle and its counts of
+    completed and voided battles: read from indexes, not from every battle of a league's
+    season on each look (PostgreSQL chooses from its statistics; the indexes are there
+    for it too)."""
+    from campaign.models import Campaign
+    from campaign.selectors.versions import map_versions
+
+    query = map_versions(Campaign.objects.filter(pk=1))
+    if connection.vendor == "sqlite":
+        plan = query.explain()
+        assert plan.count("USING COVERING INDEX battle_campaign_status") == 2, plan
+        assert "SCAN U0" not in plan, plan
+    with connection.cursor() as cursor:
+        indexes = connection.introspection.get_constraints(cursor, Battle._meta.db_table)
+    assert indexes["battle_campaign_status"]["columns"] == ["campaign_id", "status"]
+    assert indexes["battle_campaign_number"]["columns"] == ["campaign_id", "id"]
