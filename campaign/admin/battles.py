@@ -151,17 +151,25 @@ class BattleAdmin(ObjectToolMixin, ReadOnlyAdmin):
         )
 
     def page_rows(self, queryset: QuerySet) -> QuerySet:
-        """Only the columns the list shows, and of each side only its force's name."""
+        """Only the columns the list shows (its sides' forces: `page_extras`)."""
+        return queryset.prefetch_related(None).only(
+            "date", "battle_size", "mission", "campaign__name", "status"
+        )
+
+    def page_extras(self, rows: list[Battle]) -> None:
+        """The names of each battle's forces, by side, as plain values in one query (as a
+        prefetch of the sides, it built a side and a force for each: a third of the
+        list's time)."""
+        names: dict[int, list[str]] = {battle.pk: [] for battle in rows}
         sides = (
-            BattleParticipant.objects.select_related("force")
-            .only("battle_id", "force__name")
+            BattleParticipant.objects.filter(battle_id__in=list(names))
             .order_by("pk")
+            .values_list("battle_id", "force__name")
         )
-        return (
-            queryset.prefetch_related(None)
-            .only("date", "battle_size", "mission", "campaign__name", "status")
-            .prefetch_related(Prefetch("participants", queryset=sides))
-        )
+        for battle, name in sides:
+            names[battle].append(name)
+        for battle in rows:
+            battle.force_names = names[battle.pk]
 
     def has_void_permission(self, request: HttpRequest, obj: Battle | None = None) -> bool:
         return can_organise(request) and self.in_scope(request, obj)
@@ -223,8 +231,17 @@ class BattleAdmin(ObjectToolMixin, ReadOnlyAdmin):
         return TemplateResponse(request, "admin/campaign/settle_battle.html", context)
 
     @admin.display(description="forces")
+    @staticmethod
+    def _force_names(battle: Battle) -> list[str]:
+        names = getattr(battle, "force_names", None)
+        return [side.force.name for side in battle.participants.all()] if names is None else names
+
     def forces(self, battle: Battle) -> str:
-        return " vs ".join(p.force.name for p in battle.participants.all())
+        return " vs ".join(self._force_names(battle))
+
+    def row_label(self, battle: Battle) -> str:
+        """The battle's name (`Battle.__str__`), from the page's force names."""
+        return battle.named(self._force_names(battle))
 
     @admin.display(description="armies")
     def armies(self, battle: Battle) -> str:

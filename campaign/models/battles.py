@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -84,11 +86,15 @@ class Battle(models.Model):
         ]
 
     def __str__(self) -> str:
-        names = " vs ".join(p.force.name for p in self.participants.all())
-        return f"{self.battle_size} on {self.date:%d %b %Y}" + (f": {names}" if names else "")
+        return self.named(p.force.name for p in self.participants.all())
 
     def get_absolute_url(self) -> str:
         return reverse("battle_detail", args=[self.pk])
+
+    def named(self, forces: Iterable[str]) -> str:
+        """The battle's name, given its sides' force names (`__str__` reads them)."""
+        names = " vs ".join(forces)
+        return f"{self.battle_size} on {self.date:%d %b %Y}" + (f": {names}" if names else "")
 
     @property
     def points_limit(self) -> int:

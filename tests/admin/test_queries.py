@@ -117,3 +117,18 @@ def test_the_units_list_reads_the_first_forces_by_name_not_every_card(organiser_
             cursor.execute(f"EXPLAIN QUERY PLAN {listed}")
             plan = " ".join(str(row[-1]) for row in cursor.fetchall())
             assert "USING INDEX force_campaign_name" in plan, plan
+
+
+def test_the_lists_action_choice_is_djangos_markup():
+    """The action select is written in Python (`scope.ActionForm`), as Django's widget
+    templates write it."""
+    from django.contrib.admin import helpers
+
+    from campaign.admin.scope import ActionForm
+
+    choices = [("", "---------"), ("remove", "Remove <the> cards")]
+    ours, djangos = ActionForm(auto_id=None), helpers.ActionForm(auto_id=None)
+    for form in (ours, djangos):
+        form.fields["action"].choices = choices
+    assert str(ours["action"]) == str(djangos["action"])
+    assert 'name="action"' in str(ours["action"])
