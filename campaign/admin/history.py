@@ -103,6 +103,21 @@ class HistoryAdmin(ReadOnlyAdmin):
     ]
     readonly_fields = ["changes_table"]
 
+    def page_rows(self, queryset: QuerySet) -> QuerySet:
+        """Only the columns the list shows, of the row and of what it names (a unit has
+        some forty columns, a force twenty-five: building them was half the list's time)."""
+        return queryset.only(
+            "created_at",
+            "action",
+            "summary",
+            "campaign_id",
+            "actor__username",
+            "force__name",
+            "unit__name",
+            "battle__battle_size",
+            "battle__date",
+        )
+
     def get_paginator(
         self,
         request: HttpRequest,
