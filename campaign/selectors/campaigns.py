@@ -225,7 +225,12 @@ class CampaignOverview:
 
     @cached_property
     def _battle_count(self) -> int:
-        """How many battles the list has, for its key and its rows alike."""
+        """How many battles the list has, for its key and its rows alike: the completed
+        ones and those still being played, which the campaign's read counts already
+        (`versions.map_versions`), else a query."""
+        campaign = self.campaign
+        if hasattr(campaign, "completed_battles") and hasattr(campaign, "open_battles"):
+            return campaign.completed_battles + campaign.open_battles
         return self._battles_listed().count()
 
     @cached_property

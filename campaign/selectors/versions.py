@@ -108,17 +108,19 @@ def campaign_version(campaign: Campaign) -> str:
 
 
 def map_versions(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
-    """Campaigns with ``newest_battle`` (its number, 0 without any), ``voided_battles``
-    and ``completed_battles`` (how many of their battles were voided, and completed), in
-    the campaigns' own query."""
+    """Campaigns with ``newest_battle`` (its number, 0 without any), ``voided_battles``,
+    ``completed_battles`` and ``open_battles`` (how many of their battles were voided,
+    completed, and are still being played), in the campaigns' own query."""
     battles = Battle.objects.filter(campaign=OuterRef("pk")).order_by().values("campaign")
     voided = battles.filter(status=Battle.Status.VOIDED)
     completed = battles.filter(status=Battle.Status.COMPLETED)
+    still_open = battles.filter(status__in=Battle.OPEN_STATUSES)
     zero = Value(0)
     return campaigns.annotate(
         newest_battle=Coalesce(Subquery(battles.order_by("-pk").values("pk")[:1]), zero),
         voided_battles=Coalesce(Subquery(voided.annotate(n=Count("pk")).values("n")), zero),
         completed_battles=Coalesce(Subquery(completed.annotate(n=Count("pk")).values("n")), zero),
+        open_battles=Coalesce(Subquery(still_open.annotate(n=Count("pk")).values("n")), zero),
     )
 
 

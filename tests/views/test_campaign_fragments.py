@@ -13,6 +13,7 @@ from django.urls import reverse
 from campaign import services
 from campaign.models import Alliance, Battle
 from tests.factories import (
+    make_battle,
     make_campaign,
     make_character,
     make_force,
@@ -165,7 +166,8 @@ def test_a_member_who_joins_or_raises_a_force_shows_in_the_members_at_once(clien
 
 def test_the_pages_versions_are_read_from_the_battles_indexes():
     """The campaign page's cached parts are kept under its newest battle and its counts of
-    completed and voided battles: read from indexes, not from every battle of a league's
+    completed and voided battles (and its list counts the completed and the open ones):
+    read from indexes, not from every battle of a league's
     season on each look (PostgreSQL chooses from its statistics; the indexes are there
     for it too)."""
     from campaign.models import Campaign
@@ -174,9 +176,46 @@ def test_the_pages_versions_are_read_from_the_battles_indexes():
     query = map_versions(Campaign.objects.filter(pk=1))
     if connection.vendor == "sqlite":
         plan = query.explain()
-        assert plan.count("USING COVERING INDEX battle_campaign_status") == 2, plan
+        assert plan.count("USING COVERING INDEX battle_campaign_status") == 3, plan
         assert "SCAN U0" not in plan, plan
     with connection.cursor() as cursor:
         indexes = connection.introspection.get_constraints(cursor, Battle._meta.db_table)
     assert indexes["battle_campaign_status"]["columns"] == ["campaign_id", "status"]
     assert indexes["battle_campaign_number"]["columns"] == ["campaign_id", "id"]
+
+
+def test_the_battles_list_counts_what_it_lists_without_a_count_of_its_own(
+    client, django_assert_num_queries
+):
+    """Completed battles and those still being played are listed; voided and cancelled
+    ones are not. The list's count comes from the campaign's read, which counts the
+    completed and the open ones for the page's versions."""
+    from campaign.models import Campaign
+    from campaign.selectors.campaigns import campaign_overview, campaign_page_campaigns
+
+    campaign = make_campaign()
+    forces = [make_force(campaign=campaign) for _ in range(2)]
+    for force in forces:
+        make_character(force)
+    make_recorded_battle(forces[0], forces[1], campaign=campaign)
+    make_recorded_battle(forces[1], forces[0], campaign=campaign)
+    services.void_battle(
+        actor=campaign.memberships.get(role="organiser").user,
+        battle=make_recorded_battle(forces[0], forces[1], campaign=campaign),
+        reason="Played the wrong mission",
+    )
+    cancelled = make_battle(forces[0], forces[1], campaign=campaign)
+    services.cancel_battle(actor=forces[0].player, battle=cancelled)
+    make_battle(forces[1], forces[0], campaign=campaign)  # still being played
+
+    read = campaign_page_campaigns().get(pk=campaign.pk)
+    overview = campaign_overview(read)
+    with django_assert_num_queries(0):
+        count = overview._battle_count
+    assert (
+        count
+        == 3
+        == Campaign.objects.get(pk=campaign.pk)
+        .battles.exclude(status__in=[Battle.Status.VOIDED, Battle.Status.CANCELLED])
+        .count()
+    )
