@@ -24,8 +24,10 @@ def test_it_takes_a_player_from_the_dashboard_to_their_campaign_in_the_admin(
     expect(page.get_by_role("link", name="Admin")).to_have_count(0)
 
     page.get_by_role("link", name="Start a campaign").click()
+    name = page.get_by_label(re.compile(r"^Name\W*$"))
+    expect(name).to_be_visible()  # the new page has loaded: measure it, not the last one
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
-    page.get_by_label(re.compile(r"^Name\W*$")).fill("Armageddon")
+    name.fill("Armageddon")
     page.get_by_label("Description").fill("The third war for the hive world.")
     page.get_by_label(re.compile(r"^Supply Limit increase\W*$")).fill("250")
     page.get_by_role("button", name="Start the campaign").click()
