@@ -167,3 +167,25 @@ def test_it_reports_the_size_of_the_pages_and_judges_the_steps_on_queries(bench)
     for step in ("muster_army", "record_side", "complete_battle"):
         assert rows[f"{step}_5"]["queries"] > 0
         assert "queries" in rows[f"{step}_30"]["target"]
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_seeded_postgresql_league_is_vacuumed_and_analysed_as_autovacuum_would():
+    """Timed seconds after its bulk of writes, a league's plans were made without
+    statistics, which a live database never lacks for long."""
+    from django.db import connection
+
+    from campaign.benchmark.database import BenchDatabase
+
+    database = BenchDatabase("settle", keep=False)
+    try:
+        database.settle()
+    finally:
+        database.connection.close()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT last_vacuum IS NOT NULL, last_analyze IS NOT NULL FROM pg_stat_user_tables"
+            " WHERE relname = 'campaign_historyentry'"
+        )
+        assert cursor.fetchone() == (True, True)

@@ -154,6 +154,7 @@ class Command(BaseCommand):
                     call_command("flush", interactive=False, verbosity=0)
                 report = seed.seed(scale, progress=self._say)
                 self._say(f"  seeded in {report.seconds:,.1f} s")
+        database.settle()
         counts = ", ".join(f"{n:,} {what.replace('_', ' ')}" for what, n in report.counts.items())
         self._say(f"  {counts}")
         return report
