@@ -160,9 +160,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
 ):
     options = DATABASES["default"]["OPTIONS"]
     DATABASES["default"]["OPTIONS"] = {
-        **options,
         "server_side_binding": True,
         "prepare_threshold": 5,
+        **options,  # what DATABASE_URL says wins, as before
         # A prepared query is planned once, for any values: left to choose, PostgreSQL
         # planned most of the pages' queries again on every run (planning a dashboard's
         # version query took longer than running it). Their values are keys and states,

@@ -224,3 +224,11 @@ def test_it_refuses_a_proxy_count_that_is_not_a_count(count, refusal):
     done = settings_with(BEHIND_PROXY="1", TRUSTED_PROXY_COUNT=count)
     assert done.returncode != 0
     assert refusal in done.stderr
+
+
+def test_what_the_database_url_says_wins_over_the_connection_defaults():
+    database = settings(
+        **{**PRODUCTION, "DATABASE_URL": PRODUCTION["DATABASE_URL"] + "?prepare_threshold=0"}
+    )["database"]
+    assert str(database["OPTIONS"]["prepare_threshold"]) == "0"
+    assert database["OPTIONS"]["options"].endswith("-c plan_cache_mode=force_generic_plan")
