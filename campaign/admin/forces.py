@@ -440,17 +440,12 @@ class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
     ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        """A card with its details (`with_card_details`), which its page reads; the list
-        shows none of them (building the prefetches was a thirtieth of its time)."""
-        queryset = super().get_queryset(request)
-        match = request.resolver_match
-        if match is not None and match.url_name == "campaign_unit_changelist":
-            return queryset
-        return queryset.with_card_details()
+        return super().get_queryset(request).with_card_details()
 
     def page_rows(self, queryset: QuerySet) -> QuerySet:
-        """Only the columns the list shows (a card has some forty)."""
-        return queryset.only(*UNIT_ROW_FIELDS)
+        """Only the columns the list shows (a card has some forty), and none of the
+        card's prefetches (`with_card_details`), which its page reads."""
+        return queryset.prefetch_related(None).only(*UNIT_ROW_FIELDS)
 
     def has_change_permission(self, request: HttpRequest, obj: Unit | None = None) -> bool:
         # A removed card stays readable but never changes again.
