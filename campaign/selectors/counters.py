@@ -6,10 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Exists, OuterRef
 
 from campaign.models import (
-    CounterValue,
     CrusadeForce,
     CustomContent,
     PackRequisitionPurchase,
@@ -141,14 +140,6 @@ def _card_pack_content(unit: Unit) -> packs.PackContent:
         content = packs.held_content(items, force_id=force.pk, unit_id=unit.pk)
         cache.set(key, content, FRAGMENT_SECONDS)
     return content
-
-
-def pack_state_prefetches() -> list[Prefetch]:
-    """A unit's counters and upgrades with their pack items, for its export."""
-    return [
-        Prefetch("counters", CounterValue.objects.select_related("counter__pack").order_by("pk")),
-        Prefetch("upgrades", UnitUpgrade.objects.select_related("upgrade__pack").order_by("pk")),
-    ]
 
 
 def force_counters(force: CrusadeForce):

@@ -6,11 +6,12 @@ text follows the official app's export, so the importer (and other apps) read it
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import models
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from campaign import documents as doc
@@ -19,38 +20,36 @@ from campaign.models import (
     BattleHonour,
     BattleParticipant,
     BattleScar,
+    CounterValue,
     CrusadeForce,
-    HistoryEntry,
     Promotion,
     Unit,
+    UnitUpgrade,
 )
 from campaign.rosters._text import split_items
 from campaign.rosters.app_text import SECTIONS
-from campaign.services.pack_state import export_counters, export_upgrades
+from campaign.services.pack_state import UPGRADE_FIELDS, export_counters
 
-from .counters import force_counters, pack_state_prefetches
+from .counters import force_counters
 from .labels import keyword_labels
 
 FOOTER = "Exported with Crusade Tracker"
 """The app's own last line says which app wrote it; importers skip it."""
 
 
-def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, Any]:
+def force_document(
+    force: CrusadeForce, *, history: bool = False, signed: bool = True
+) -> dict[str, Any]:
     """The force's complete Crusade state (and, with ``history``, its history), in a
-    fixed number of queries however many units it has. Signed by this server
-    (`documents.sign`), so that a restore can tell it was not changed."""
+    fixed number of queries however many units it has, and without a model instance
+    for each card's rows. Signed by this server (`documents.sign`), so that a restore
+    can tell it was not changed; with ``signed=False`` the caller signs it as it writes
+    the file (`documents.signed_file`)."""
     force = CrusadeForce.objects.select_related("player", "campaign", "provenance", "alliance").get(
         pk=force.pk
     )
-    units = list(
-        force.units.order_by("created_at", "pk").prefetch_related(
-            Prefetch("honours", BattleHonour.objects.select_related("custom_content")),
-            Prefetch("scars", BattleScar.objects.select_related("custom_content")),
-            Prefetch("promotions", Promotion.objects.order_by("created_at", "pk")),
-            *pack_state_prefetches(),
-        )
-    )
-    where = {unit.pk: index for index, unit in enumerate(units)}
+    units = _unit_rows(force)
+    where = {pk: index for index, (pk, _) in enumerate(units)}
     document = {
         "format": doc.FORMAT,
         "version": doc.VERSION,
@@ -67,10 +66,14 @@ def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, A
             "alliance": force.alliance.name if force.alliance_id else "",
         },
         "totals": {name: getattr(force, name) for name in ("rp_cap", *force.TOTAL_FIELDS)},
-        "units": [_unit(unit) for unit in units],
+        "units": [row for _, row in units],
         "requisitions": [
-            doc.encode(purchase, doc.REQUISITION_FIELDS, unit=where.get(purchase.unit_id))
-            for purchase in force.requisitions.order_by("created_at", "pk")
+            _placed(row, unit_id, where)
+            for _, unit_id, row in _rows(
+                force.requisitions.order_by("created_at", "pk"),
+                doc.REQUISITION_FIELDS,
+                unit="unit_id",
+            )
         ],
         "counters": export_counters(force_counters(force)),
     }
@@ -78,36 +81,102 @@ def force_document(force: CrusadeForce, *, history: bool = False) -> dict[str, A
         document["restored_from"] = _provenance(provenance)
     if history:
         document["history"] = _history(force, where)
-    return doc.sign(document, plain=True)
+    return doc.sign(document, plain=True) if signed else document
+
+
+def _rows(
+    queryset, fields: tuple[str, ...], *, card: str = "unit_id", **links: str
+) -> Iterator[tuple[int, int | None, dict]]:
+    """Each row of ``queryset`` as (its id, its card's id, its JSON values): ``fields``,
+    then ``links`` (name in the document: lookup), read as plain values in one query.
+    Only the dates need turning into JSON (`documents.plain_value` of the rest is the
+    value itself)."""
+    model = queryset.model._meta
+    dates = [i for i, name in enumerate(fields) if isinstance(model.get_field(name), _DATES)]
+    names = (*fields, *links)
+    for pk, unit_id, *values in queryset.values_list("pk", card, *fields, *links.values()):
+        for i in dates:
+            if values[i] is not None:
+                values[i] = values[i].isoformat()
+        yield pk, unit_id, dict(zip(names, values, strict=True))
+
+
+def _by_unit(queryset, fields: tuple[str, ...], **links: str) -> dict[int, list[tuple[int, dict]]]:
+    """`_rows` of a table of the force's cards, each card's (id, values) in order."""
+    grouped: dict[int, list[tuple[int, dict]]] = defaultdict(list)
+    for pk, unit_id, row in _rows(queryset, fields, **links):
+        grouped[unit_id].append((pk, row))
+    return grouped
+
+
+def _unit_rows(force: CrusadeForce) -> list[tuple[int, dict[str, Any]]]:
+    """The force's cards, oldest first, each with its honours, scars, promotions and pack
+    state: one query for each kind of row, however many cards."""
+    mine = {"unit__force": force}
+    promotions = _by_unit(
+        Promotion.objects.filter(**mine).order_by("created_at", "pk"), doc.PROMOTION_FIELDS
+    )
+    honours = _by_unit(
+        BattleHonour.objects.filter(**mine).order_by("gained_at", "pk"),
+        doc.HONOUR_FIELDS,
+        promotion="promotion_id",
+        replaces="replaces_id",
+        custom_content="custom_content__name",
+    )
+    scars = _by_unit(
+        BattleScar.objects.filter(**mine).order_by("gained_at", "pk"),
+        doc.SCAR_FIELDS,
+        custom_content="custom_content__name",
+    )
+    counters = _by_unit(
+        CounterValue.objects.filter(**mine).order_by("pk"),
+        (),
+        pack="counter__pack__slug",
+        counter="counter__key",
+        value="value",
+    )
+    upgrades = _by_unit(
+        UnitUpgrade.objects.filter(**mine).order_by("pk"),
+        UPGRADE_FIELDS,
+        pack="upgrade__pack__slug",
+        upgrade="upgrade__key",
+    )
+    units = []
+    for pk, _, row in _rows(force.units.order_by("created_at", "pk"), doc.UNIT_FIELDS, card="pk"):
+        promoted = promotions.get(pk, [])
+        gained = honours.get(pk, [])
+        promotion_at = {promotion: index for index, (promotion, _) in enumerate(promoted)}
+        honour_at = {honour: index for index, (honour, _) in enumerate(gained)}
+        for _, honour in gained:
+            honour["promotion"] = promotion_at.get(honour["promotion"])
+            honour["replaces"] = honour_at.get(honour["replaces"])
+        row["honours"] = [honour for _, honour in gained]
+        row["scars"] = [scar for _, scar in scars.get(pk, [])]
+        row["promotions"] = [promotion for _, promotion in promoted]
+        row["counters"] = [counter for _, counter in counters.get(pk, [])]
+        row["upgrades"] = [upgrade for _, upgrade in upgrades.get(pk, [])]
+        units.append((pk, row))
+    return units
 
 
 def _history(force: CrusadeForce, where: dict[int, int]) -> list[dict[str, Any]]:
     """The force's history rows as plain values, in one query and without a model
     instance per row (a veteran force has thousands)."""
-    fields = doc.HISTORY_FIELDS
     username = f"actor__{get_user_model().USERNAME_FIELD}"
-    rows = force.history.order_by("created_at", "pk").values_list(*fields, "unit_id", username)
-    names = (*fields, "unit", "by")
-    unit = len(fields)
-    # Only the dates need turning into JSON (a veteran force has thousands of rows, each
-    # value of which went through `plain_value`).
-    dates = [i for i, name in enumerate(fields) if name in _HISTORY_DATES]
-    entries = []
-    for row in rows:
-        values = list(row)
-        for i in dates:
-            if values[i] is not None:
-                values[i] = values[i].isoformat()
-        values[unit] = where.get(values[unit])
-        entries.append(dict(zip(names, values, strict=True)))
-    return entries
+    rows = _rows(
+        force.history.order_by("created_at", "pk"), doc.HISTORY_FIELDS, unit="unit_id", by=username
+    )
+    return [_placed(row, unit_id, where) for _, unit_id, row in rows]
 
 
-_HISTORY_DATES = frozenset(
-    field.name
-    for field in HistoryEntry._meta.concrete_fields
-    if isinstance(field, models.DateField)  # and so DateTimeField
-)
+def _placed(row: dict[str, Any], unit_id: int | None, where: dict[int, int]) -> dict[str, Any]:
+    """``row`` with its card given as the card's index in the document's ``units``."""
+    row["unit"] = where.get(unit_id)
+    return row
+
+
+_DATES = models.DateField
+"""Fields whose values are turned into ISO text (a DateTimeField is a DateField)."""
 
 
 def _provenance(provenance) -> dict[str, Any]:
@@ -121,38 +190,6 @@ def _provenance(provenance) -> dict[str, Any]:
         "verified": provenance.verified,
         "approval": provenance.approval,
     }
-
-
-def _named(row) -> str | None:
-    return row.custom_content.name if row.custom_content_id else None
-
-
-def _unit(unit: Unit) -> dict[str, Any]:
-    promotions = list(unit.promotions.all())
-    honours = list(unit.honours.all())
-    promotion_at = {promotion.pk: index for index, promotion in enumerate(promotions)}
-    honour_at = {honour.pk: index for index, honour in enumerate(honours)}
-    return doc.encode(
-        unit,
-        doc.UNIT_FIELDS,
-        honours=[
-            doc.encode(
-                honour,
-                doc.HONOUR_FIELDS,
-                promotion=promotion_at.get(honour.promotion_id),
-                replaces=honour_at.get(honour.replaces_id),
-                custom_content=_named(honour),
-            )
-            for honour in honours
-        ],
-        scars=[
-            doc.encode(scar, doc.SCAR_FIELDS, custom_content=_named(scar))
-            for scar in unit.scars.all()
-        ],
-        promotions=[doc.encode(promotion, doc.PROMOTION_FIELDS) for promotion in promotions],
-        counters=export_counters(unit.counters.all()),
-        upgrades=export_upgrades(unit.upgrades.all()),
-    )
 
 
 def _section_keywords() -> list[tuple[str, str | None]]:

@@ -36,13 +36,6 @@ def export_counters(rows) -> list[dict[str, Any]]:
     ]
 
 
-def export_upgrades(rows) -> list[dict[str, Any]]:
-    return [
-        doc.encode(row, UPGRADE_FIELDS, pack=row.upgrade.pack.slug, upgrade=row.upgrade.key)
-        for row in rows
-    ]
-
-
 @dataclass
 class PackState:
     """What a document says of pack items, checked for shape (not yet for the campaign)."""
