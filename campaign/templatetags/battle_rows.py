@@ -11,45 +11,48 @@ from django import template
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
-from .fields import _escape, _extras, input_html
+from campaign.forms.widgets import escape
+
+from .crusade import errors_of
+from .fields import _extras, input_html
 
 register = template.Library()
 
 
 def _error_class(field) -> str:
-    return " field--error" if field.errors else ""
+    return " field--error" if errors_of(field) else ""
 
 
 def _unit(form, entry) -> str:
     pk = entry.pk
-    name = _escape(entry.unit.name)
+    name = escape(entry.unit.name)
     destroyed = form[f"destroyed_{pk}"]
     kills, bonus, reason = form[f"kills_{pk}"], form[f"bonus_{pk}"], form[f"reason_{pk}"]
     leads = ""
     if entry.attached_to:
         leads = (
-            f'<p class="army__note">Leads {_escape(entry.attached_to.unit.name)}: enter the '
+            f'<p class="army__note">Leads {escape(entry.attached_to.unit.name)}: enter the '
             "Attached unit's kills on one of its units only, and each bonus XP award "
             "on one only.</p>"
         )
     return (
         f'<li class="record__unit" aria-labelledby="record-unit-{pk}">'
         f'<h2 class="record__name" id="record-unit-{pk}">{name} '
-        f'<span class="army__sheet">{_escape(entry.unit.datasheet)}</span></h2>{leads}'
+        f'<span class="army__sheet">{escape(entry.unit.datasheet)}</span></h2>{leads}'
         '<div class="record__row"><div class="field field--checkbox record__destroyed">'
-        f'{input_html(destroyed)} <label for="{_escape(destroyed.id_for_label)}">'
+        f'{input_html(destroyed)} <label for="{escape(destroyed.id_for_label)}">'
         f'<span class="visually-hidden">{name} was </span>'
         '<span class="record__short">destroyed</span></label></div>'
         f'<div class="field record__count{_error_class(kills)}">'
-        f'<label for="{_escape(kills.id_for_label)}">Kills<span class="visually-hidden"> by '
+        f'<label for="{escape(kills.id_for_label)}">Kills<span class="visually-hidden"> by '
         f"{name}: enemy units it destroyed</span></label>{input_html(kills)}</div>"
         f'<div class="field record__count record__bonus{_error_class(bonus)}">'
-        f'<label for="{_escape(bonus.id_for_label)}">Bonus XP<span class="visually-hidden">'
+        f'<label for="{escape(bonus.id_for_label)}">Bonus XP<span class="visually-hidden">'
         f" for {name}</span></label>{input_html(bonus)}</div></div>"
         f"{_extras(kills)}{_extras(bonus)}"
         # Shown only once there is bonus XP (static/css/battles.css); always, without :has().
         f'<div class="field record__reason{_error_class(reason)}">'
-        f'<label for="{_escape(reason.id_for_label)}">Reason for the bonus XP'
+        f'<label for="{escape(reason.id_for_label)}">Reason for the bonus XP'
         f'<span class="visually-hidden"> of {name}</span></label>{input_html(reason)}'
         f"{_extras(reason)}</div></li>"
     )
@@ -82,7 +85,7 @@ def _gain(entry, test, mine: bool) -> str:
     for achieved in entry.agendas_achieved:
         times = f" ×{achieved.times}" if achieved.times > 1 else ""
         parts.append(
-            f'<span class="badge badge--honour">{_escape(achieved.agenda.name)}{times}: '
+            f'<span class="badge badge--honour">{escape(achieved.agenda.name)}{times}: '
             f"+{achieved.xp_gained}XP</span>"
         )
     if entry.destroyed:
@@ -90,10 +93,10 @@ def _gain(entry, test, mine: bool) -> str:
     if test is not None:
         if mine and test.is_open:
             url = reverse("out_of_action", args=[test.pk])
-            parts.append(f'<a href="{_escape(url)}">Out of Action test</a>')
+            parts.append(f'<a href="{escape(url)}">Out of Action test</a>')
         else:
             said = test.get_outcome_display() if test.outcome else test.get_status_display()
-            parts.append(f'<span class="badge">Out of Action: {_escape(said)}</span>')
+            parts.append(f'<span class="badge">Out of Action: {escape(said)}</span>')
     return f'<span class="army__gain"> {" ".join(parts)}</span>'
 
 
@@ -101,21 +104,21 @@ def _army_row(row, mine: bool) -> str:
     entry, unit = row.entry, row.entry.unit
     parts = [
         f'<li class="army__unit"><span class="army__name">'
-        f'<a href="{_escape(reverse("unit_detail", args=[unit.pk]))}">{_escape(unit.name)}</a> '
-        f'<span class="army__sheet">{_escape(unit.datasheet)} · {_escape(unit.points)} pts'
+        f'<a href="{escape(reverse("unit_detail", args=[unit.pk]))}">{escape(unit.name)}</a> '
+        f'<span class="army__sheet">{escape(unit.datasheet)} · {escape(unit.points)} pts'
         "</span></span>"
     ]
     if entry.attached_to:
-        leads = _escape(entry.attached_to.unit.name)
+        leads = escape(entry.attached_to.unit.name)
         parts.append(f'<span class="army__note">leads {leads}</span>')
     if entry.embarked_in:
         parts.append(
-            f'<span class="army__note">starts in {_escape(entry.embarked_in.unit.name)}</span>'
+            f'<span class="army__note">starts in {escape(entry.embarked_in.unit.name)}</span>'
         )
     if entry.second_leader_rule:
         parts.append(
             '<span class="army__note">two Leaders, by its rule: '
-            f"{_escape(entry.second_leader_rule)}</span>"
+            f"{escape(entry.second_leader_rule)}</span>"
         )
     if entry.xp_after is not None:
         parts.append(_gain(entry, row.test, mine))

@@ -65,6 +65,12 @@ def error_id(field: forms.BoundField) -> str:
     return f"{field.auto_id}_error"
 
 
+def errors_of(field: forms.BoundField):
+    """The field's errors (`BoundField.errors`), without making an empty list for a field
+    that has none: a form with a box per unit asks each box several times."""
+    return field.form.errors.get(field.name) or ()
+
+
 @register.filter
 def described_by(field: forms.BoundField) -> str:
     """The ids that describe a field: what its widget names itself (a live status), then
@@ -72,7 +78,7 @@ def described_by(field: forms.BoundField) -> str:
     ids = [field.field.widget.attrs.get("aria-describedby", "")]
     if field.auto_id and help_of(field):
         ids.append(help_id(field))
-    if field.auto_id and field.errors:
+    if field.auto_id and errors_of(field):
         ids.append(error_id(field))
     return " ".join(i for i in ids if i)
 

@@ -9,16 +9,14 @@ and Django's widget templates give them; any other widget goes through `_field.h
 
 from __future__ import annotations
 
-import html
-
 from django import forms, template
 from django.forms.widgets import CheckboxInput, Input, Select
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from campaign.forms.widgets import attrs_html, select_html
+from campaign.forms.widgets import attrs_html, escape, select_html
 
-from .crusade import described_by, error_id, help_id, help_of
+from .crusade import described_by, error_id, errors_of, help_id, help_of
 
 register = template.Library()
 
@@ -49,14 +47,6 @@ def is_plain_select(field: forms.BoundField) -> bool:
     )
 
 
-def _escape(value) -> str:
-    """`conditional_escape`, without its wrapper for lazy text (a thousand fields call it
-    a dozen times each)."""
-    if hasattr(value, "__html__"):
-        return str(value.__html__())
-    return html.escape(str(value))
-
-
 def _widget_attrs(field: forms.BoundField) -> dict:
     """The attributes `crusade.widget_of` gives the field's widget (its description)."""
     widget = field.field.widget
@@ -75,9 +65,9 @@ def input_html(field: forms.BoundField) -> SafeString:
     context rendered here rather than by `input.html`."""
     widget = field.field.widget
     context = widget.get_context(field.html_name, field.value(), _widget_attrs(field))["widget"]
-    parts = [f'<input type="{_escape(context["type"])}" name="{_escape(context["name"])}"']
+    parts = [f'<input type="{escape(context["type"])}" name="{escape(context["name"])}"']
     if context["value"] is not None:
-        parts.append(f' value="{_escape(context["value"])}"')
+        parts.append(f' value="{escape(context["value"])}"')
     parts.append(f"{attrs_html(context['attrs'])}>")
     return SafeString("".join(parts))
 
@@ -95,11 +85,11 @@ def _extras(field: forms.BoundField) -> str:
     parts = []
     help_text = help_of(field)
     if help_text:
-        parts.append(f'<div class="field__help" id="{_escape(help_id(field))}">{help_text}</div>')
-    errors = field.errors
+        parts.append(f'<div class="field__help" id="{escape(help_id(field))}">{help_text}</div>')
+    errors = errors_of(field)
     if errors:
-        shown = "".join(f'<p class="field__error" role="alert">{_escape(e)}</p>' for e in errors)
-        parts.append(f'<div class="field__errors" id="{_escape(error_id(field))}">{shown}</div>')
+        shown = "".join(f'<p class="field__error" role="alert">{escape(e)}</p>' for e in errors)
+        parts.append(f'<div class="field__errors" id="{escape(error_id(field))}">{shown}</div>')
     return "".join(parts)
 
 
@@ -113,11 +103,11 @@ def field_html(field: forms.BoundField) -> SafeString:
         control, checkbox = input_html(field), field.field.widget.input_type == "checkbox"
     else:
         return SafeString(render_to_string("_field.html", {"field": field}))
-    errors = field.errors
+    errors = errors_of(field)
     classes = (
         "field" + (" field--error" if errors else "") + (" field--checkbox" if checkbox else "")
     )
-    label = f'<label for="{_escape(field.id_for_label)}">{_escape(field.label)}'
+    label = f'<label for="{escape(field.id_for_label)}">{escape(field.label)}'
     if checkbox:
         inside = f"{control} {label}</label>"
     else:

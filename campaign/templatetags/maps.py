@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.safestring import SafeString
 
-from .fields import _escape
+from campaign.forms.widgets import escape
 
 register = template.Library()
 
@@ -20,15 +20,15 @@ SOME_BATTLE = 987654321
 
 def _hex(hex_) -> str:
     territory, holder = hex_.territory, hex_.holder
-    held = f"held by {_escape(holder.name)}" if holder is not None else "held by nobody"
+    held = f"held by {escape(holder.name)}" if holder is not None else "held by nobody"
     x = floatformat(hex_.centre_x, 1)
     lines = "".join(
-        f'<tspan x="{x}" y="{floatformat(y, 1)}">{_escape(line)}</tspan>' for line, y in hex_.lines
+        f'<tspan x="{x}" y="{floatformat(y, 1)}">{escape(line)}</tspan>' for line, y in hex_.lines
     )
     return (
-        f'<a href="#{_escape(hex_.anchor)}"><title>{_escape(territory.name)}: {held}</title>'
-        f'<polygon class="map__hex" points="{_escape(hex_.points)}" fill="{_escape(hex_.colour)}"/>'
-        f'<text class="map__label" fill="{_escape(hex_.ink)}" text-anchor="middle" '
+        f'<a href="#{escape(hex_.anchor)}"><title>{escape(territory.name)}: {held}</title>'
+        f'<polygon class="map__hex" points="{escape(hex_.points)}" fill="{escape(hex_.colour)}"/>'
+        f'<text class="map__label" fill="{escape(hex_.ink)}" text-anchor="middle" '
         f'dominant-baseline="middle">{lines}</text></a>'
     )
 
@@ -44,20 +44,20 @@ def _row(row, battle_url: str) -> str:
     described = ""
     if territory.description:
         described = (
-            f'<br><span class="card__meta">{_escape(truncatechars(territory.description, 200))}'
+            f'<br><span class="card__meta">{escape(truncatechars(territory.description, 200))}'
             "</span>"
         )
     holder = (
-        _escape(row.holder.name) if row.holder is not None else '<span class="muted">nobody</span>'
+        escape(row.holder.name) if row.holder is not None else '<span class="muted">nobody</span>'
     )
     control = "".join(
-        f'<br><span class="card__meta">{_escape(name)}: {_escape(localize(points))} control '
+        f'<br><span class="card__meta">{escape(name)}: {escape(localize(points))} control '
         f"point{pluralize(points)}</span>"
         for name, points in row.control
     )
     borders = (
         ", ".join(
-            f'<a href="#territory-{_escape(border.key)}">{_escape(border.name)}</a>'
+            f'<a href="#territory-{escape(border.key)}">{escape(border.name)}</a>'
             for border in row.borders
         )
         or '<span class="muted">none</span>'
@@ -65,18 +65,18 @@ def _row(row, battle_url: str) -> str:
     battles = (
         "<br>".join(
             f'<a href="{battle_url.replace(str(SOME_BATTLE), str(battle.pk))}">'
-            f"{_escape(battle.battle_size)}, {_escape(localize(battle.date))}</a>"
+            f"{escape(battle.battle_size)}, {escape(localize(battle.date))}</a>"
             for battle in row.battles
         )
         or '<span class="muted">none yet</span>'
     )
     if row.battle_count > len(row.battles):
         battles += (
-            f'<br><span class="card__meta">{_escape(localize(row.battle_count))} in all</span>'
+            f'<br><span class="card__meta">{escape(localize(row.battle_count))} in all</span>'
         )
     return (
-        f'<tr id="{_escape(row.anchor)}">'
-        f'<td data-label="Territory"><span class="table__value"><strong>{_escape(territory.name)}'
+        f'<tr id="{escape(row.anchor)}">'
+        f'<td data-label="Territory"><span class="table__value"><strong>{escape(territory.name)}'
         f"</strong>{described}</span></td>"
         f'<td data-label="Held by"><span class="table__value">{holder}{control}</span></td>'
         f'<td data-label="Borders"><span class="table__value">{borders}</span></td>'
