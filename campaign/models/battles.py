@@ -39,6 +39,12 @@ class Battle(models.Model):
 
     OPEN_STATUSES = (Status.IN_PROGRESS, Status.DISPUTED)
     """Not over yet: the forces that accepted it are committed to it."""
+    LISTED_STATUSES = (Status.IN_PROGRESS, Status.DISPUTED, Status.COMPLETED)
+    """Fought or being fought (all but the voided and the cancelled): what the campaign's
+    list of battles shows. Named rather than "not voided or cancelled": PostgreSQL plans
+    a prepared query once, and for "not in" it guessed almost no battle matches, so it
+    sorted the league's battles instead of reading the newest through their index (0.9
+    ms against 0.1)."""
 
     campaign = models.ForeignKey(
         Campaign, null=True, blank=True, on_delete=models.PROTECT, related_name="battles"

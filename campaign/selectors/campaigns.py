@@ -212,9 +212,9 @@ class CampaignOverview:
         return self.campaign.memberships.count()
 
     def _battles_listed(self) -> QuerySet[Battle]:
-        return self.campaign.battles.exclude(
-            status__in=[Battle.Status.VOIDED, Battle.Status.CANCELLED]
-        ).order_by("-date", "-pk")
+        return self.campaign.battles.filter(status__in=Battle.LISTED_STATUSES).order_by(
+            "-date", "-pk"
+        )
 
     @cached_property
     def battles(self) -> Page:

@@ -176,7 +176,9 @@ def test_the_pages_versions_are_read_from_the_battles_indexes():
     query = map_versions(Campaign.objects.filter(pk=1))
     if connection.vendor == "sqlite":
         plan = query.explain()
-        assert plan.count("USING COVERING INDEX battle_campaign_status") == 3, plan
+        # One count for each status: voided, completed, and each of the open ones.
+        counted = 2 + len(Battle.OPEN_STATUSES)
+        assert plan.count("USING COVERING INDEX battle_campaign_status") == counted, plan
         assert "SCAN U0" not in plan, plan
     with connection.cursor() as cursor:
         indexes = connection.introspection.get_constraints(cursor, Battle._meta.db_table)
@@ -219,3 +221,11 @@ def test_the_battles_list_counts_what_it_lists_without_a_count_of_its_own(
         .battles.exclude(status__in=[Battle.Status.VOIDED, Battle.Status.CANCELLED])
         .count()
     )
+
+
+def test_the_list_of_battles_names_every_status_but_the_voided_and_the_cancelled():
+    # Named rather than "not voided or cancelled" (a query PostgreSQL plans badly): a
+    # status added later must be placed on one side or the other.
+    left_out = {Battle.Status.VOIDED, Battle.Status.CANCELLED}
+
+    assert set(Battle.LISTED_STATUSES) == set(Battle.Status) - left_out
