@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -133,7 +134,42 @@ def _read_xml(data: bytes) -> Element:
     lowered = data.lower()
     if b"\x00" in data or b"<!doctype" in lowered or b"<!entity" in lowered:
         return fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
-    return standard_fromstring(data)
+    if not _UTF8.match(lowered):  # another encoding: its bytes for the tags may differ
+        return standard_fromstring(data)
+    try:
+        return standard_fromstring(_without_unread(data))
+    except ParseError:
+        # Cut in a comment or a CDATA section that names one of those tags: the file as
+        # it is gives the tree, or the error it really has.
+        return standard_fromstring(data)
+
+
+_UTF8 = re.compile(
+    rb"(\xef\xbb\xbf)?\s*"
+    rb"""(<\?xml(?![^>]*encoding)|<\?xml[^>]*encoding=["']utf-?8["']|<[^?!])"""
+)
+"""A document in UTF-8 (what BattleScribe writes): said so, or saying no encoding."""
+
+_UNREAD = re.compile(rb"<(profiles|rules)>")
+"""What a roster holds that the import never reads: each selection's datasheet profiles
+and rules text, three quarters of a file's bytes and of the time its tree takes to build
+(0.9 of 1.3 ms for a 2,000-point list)."""
+
+
+def _without_unread(data: bytes) -> bytes:
+    """The roster without its ``<profiles>`` and ``<rules>`` blocks (neither holds the
+    other's kind nor its own). A cut that starts inside a comment or a CDATA section
+    leaves it unclosed, so the parse fails and the whole file is read instead."""
+    kept = []
+    at = 0
+    while (opening := _UNREAD.search(data, at)) is not None:
+        closing = data.find(b"</" + opening.group(1) + b">", opening.end())
+        if closing < 0:
+            break
+        kept.append(data[at : opening.start()])
+        at = closing + len(opening.group(1)) + 3
+    kept.append(data[at:])
+    return b"".join(kept)
 
 
 def _local(tag: object) -> str:
