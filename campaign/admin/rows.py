@@ -33,8 +33,9 @@ from django.contrib.admin.utils import (
 from django.core.exceptions import FieldDoesNotExist, ObjectDoesNotExist
 from django.db import models
 from django.urls import NoReverseMatch
-from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
+
+from campaign.forms.widgets import escape
 
 from .scope import SOME_PK
 
@@ -130,7 +131,7 @@ def _cell_text(column: Column, obj, choices: dict) -> tuple[str, list[str]]:
     if isinstance(value, str) and value.strip() == "":
         value = ""
     elif column.plain and type(value) is str:
-        return conditional_escape(value), extra
+        return escape(value), extra
     if f is None or f.auto_created:
         boolean = getattr(attr, "boolean", False)
         if isinstance(attr, property) and hasattr(attr, "fget"):
@@ -151,7 +152,7 @@ def _cell_text(column: Column, obj, choices: dict) -> tuple[str, list[str]]:
             shown = display_for_field(value, f, empty, avoid_link=column.linked)
         if isinstance(f, (models.DateField, models.TimeField, models.ForeignKey)):
             extra.append("nowrap")
-    return conditional_escape(shown), extra
+    return escape(shown), extra
 
 
 def _link_address(cl) -> str | None:

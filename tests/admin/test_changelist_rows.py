@@ -6,8 +6,9 @@ from django.contrib import admin
 from django.urls import reverse
 
 from campaign.admin_site import CrusadeAdminSite
-from campaign.models import Battle, HistoryEntry
+from campaign.models import Battle, HistoryEntry, Unit
 from tests.admin.helpers import recorded_battle
+from tests.factories import make_force, make_unit
 
 pytestmark = pytest.mark.django_db
 
@@ -17,6 +18,16 @@ def test_it_ticks_a_row_with_the_checkbox_django_draws(organiser, campaign):
     battles = admin.site._registry[Battle]
 
     assert battles.action_checkbox(battle) == admin.ModelAdmin.action_checkbox(battles, battle)
+
+
+def test_it_escapes_a_rows_label_in_its_checkbox_as_django_does(campaign):
+    unit = make_unit(make_force(campaign=campaign), name='Squad "Fist" & <Co>')
+    units = admin.site._registry[Unit]
+
+    drawn = units.action_checkbox(unit)
+
+    assert drawn == admin.ModelAdmin.action_checkbox(units, unit)
+    assert "&amp; &lt;Co&gt;" in drawn and "&amp;amp;" not in drawn
 
 
 def test_it_names_actions_and_battle_sizes_as_their_choices_do(
