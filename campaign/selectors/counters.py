@@ -67,25 +67,29 @@ def force_pack_section(force: CrusadeForce, *, in_battle: bool) -> PackSection |
     return section
 
 
-def card_pack_section(unit: Unit, *, in_battle: bool | None = None) -> PackSection | None:
+def card_pack_section(
+    unit: Unit, *, in_battle: bool | None = None, read: dict[str, list] | None = None
+) -> PackSection | None:
     """The unit's counters, upgrades and pack Requisitions bought, and the packs'
     Requisitions for one unit: the same number of queries for any card (``in_battle``,
-    when the page has asked it already, is not asked again).
+    when the page has asked it already, is not asked again; ``read``, what the page
+    fetched of `card_pack_reads` with its other reads, is not read again).
 
     In a campaign, kept in the cache as `force_pack_section` is, under the force's and
     its campaign's revisions and whether the force is in a battle (an upgrade or a pack
     Requisition is bought or lost only through a service that writes a history row
     naming the force): looking again costs no query."""
     force = unit.force
+    read = read or {}
     if force.campaign_id is None or in_battle is None:
-        return _card_pack_section(unit, in_battle=in_battle)
+        return _card_pack_section(unit, in_battle=in_battle, read=read)
     key = (
         f"card-pack-section:{unit.pk}:{force.pk}:{force.revision}:"
         f"{force.campaign.revision}:{int(in_battle)}"
     )
     section = cache.get(key)
     if section is None:
-        section = _card_pack_section(unit, in_battle=in_battle) or False
+        section = _card_pack_section(unit, in_battle=in_battle, read=read) or False
         cache.set(key, section, FRAGMENT_SECONDS)
     return section or None
 
@@ -96,14 +100,28 @@ _PACK_PURCHASES = Prepared(
 """A card's pack Requisitions, compiled once (`campaign.prepared`)."""
 
 
-def _card_pack_section(unit: Unit, *, in_battle: bool | None) -> PackSection | None:
+def card_pack_reads(unit: Unit) -> dict[str, tuple[Prepared, dict[str, int]]]:
+    """What building `card_pack_section` reads, for a page that reads them with others
+    (`prepared.fetch_together`): the card's pack Requisitions and, in a campaign, what it
+    and its force hold of the counters."""
+    reads = {"pack_purchases": (_PACK_PURCHASES, {"unit": unit.pk})}
+    if unit.force.campaign_id is not None:
+        reads["held"] = packs.held_read(unit.force_id, unit.pk)
+    return reads
+
+
+def _card_pack_section(
+    unit: Unit, *, in_battle: bool | None, read: dict[str, list]
+) -> PackSection | None:
     upgrades = unit.active_upgrades()
-    purchases = _PACK_PURCHASES.fetch(unit=unit.pk)
+    purchases = read.get("pack_purchases")
+    if purchases is None:
+        purchases = _PACK_PURCHASES.fetch(unit=unit.pk)
     give_related([unit], "pack_requisitions", purchases)
     force = unit.force
     if force.campaign_id is None:
         return PackSection([], [], upgrades, purchases) or None
-    content = _card_pack_content(unit)
+    content = _card_pack_content(unit, held=read.get("held"))
     wanted = any(item.details.get("target") == "unit" for item in content.of("requisition"))
     options = (
         packs.pack_requisition_options(
@@ -119,7 +137,7 @@ def _card_pack_section(unit: Unit, *, in_battle: bool | None) -> PackSection | N
     return section or None
 
 
-def _card_pack_content(unit: Unit) -> packs.PackContent:
+def _card_pack_content(unit: Unit, *, held: list | None = None) -> packs.PackContent:
     """The packs' items with what the unit and its force hold of them.
 
     Kept in the cache as `force_pack_section` is: the whole under the force's and its
@@ -137,7 +155,7 @@ def _card_pack_content(unit: Unit) -> packs.PackContent:
         if items is None:
             items = packs.pack_items(campaign.pk)
             cache.set(items_key, items, FRAGMENT_SECONDS)
-        content = packs.held_content(items, force_id=force.pk, unit_id=unit.pk)
+        content = packs.held_content(items, force_id=force.pk, unit_id=unit.pk, held=held)
         cache.set(key, content, FRAGMENT_SECONDS)
     return content
 

@@ -24,7 +24,7 @@ from campaign.prepared import Prepared, fetch_together
 
 from .agendas import CardAgendas, card_agendas
 from .charts import XP_BATTLES, XpBattle, XpHistory, xp_battles, xp_history
-from .counters import PackSection, card_pack_section
+from .counters import PackSection, card_pack_reads, card_pack_section
 from .history_lines import history_page, history_rows
 from .labels import keyword_labels
 from .versions import digest
@@ -140,7 +140,8 @@ class CardPage:
     def _built(self) -> dict[str, list]:
         """What building the page reads of the card, read together (`fetch_together`: one
         round trip on PostgreSQL, where it was one a read): its lists, its XP battles, its
-        open tests and purchases, and its timeline's count and first page."""
+        open tests and purchases, its timeline's count and first page, the force's other
+        Enhancements (its Requisitions' costs) and its pack state."""
         unit = {"unit": self.unit.pk}
         reads = {to_attr: (query, unit) for to_attr, query in _card_lists()}
         if not self.unit.no_xp:
@@ -149,6 +150,8 @@ class CardPage:
             tests=(_OPEN_TESTS, unit),
             purchases=(_PURCHASES, unit),
             history_count=(_HISTORY_COUNT, unit),
+            enhancements=services.other_enhancements_read(self.unit),
+            **card_pack_reads(self.unit),
         )
         if self._first_page:
             reads["history_first_page"] = (_HISTORY_FIRST_PAGE, unit)
@@ -211,7 +214,12 @@ class CardPage:
     @cached_property
     def requisitions(self) -> list[services.RequisitionOption]:
         unit = self.detailed_unit
-        return services.requisition_options(unit.force, unit=unit, in_battle=self.in_battle)
+        return services.requisition_options(
+            unit.force,
+            unit=unit,
+            in_battle=self.in_battle,
+            enhancements_counted=self._read("enhancements"),
+        )
 
     @cached_property
     def timeline(self) -> Page:
@@ -264,7 +272,8 @@ class CardPage:
     @cached_property
     def packs(self) -> PackSection | None:
         """The card's pack counters, upgrades and pack Requisitions (None without any)."""
-        return card_pack_section(self.unit, in_battle=self.in_battle)
+        read = {name: self._read(name) for name in ("pack_purchases", "held")}
+        return card_pack_section(self.unit, in_battle=self.in_battle, read=read)
 
     @property
     def manageable(self) -> bool:

@@ -89,17 +89,24 @@ def pack_items(campaign_id: int | None) -> list[CustomContent]:
     return list(_pack_items(campaign_id))
 
 
-def held_content(items: list[CustomContent], *, force_id: int, unit_id: int) -> PackContent:
+def held_content(
+    items: list[CustomContent], *, force_id: int, unit_id: int, held: list | None = None
+) -> PackContent:
     """`pack_content` for ``items`` (from `pack_items`, changed in place) with what the
-    force and the unit hold of each counter, in one query of their counter values."""
-    held = {
-        (counter_id, holder): value
-        for counter_id, holder, value in _HELD.fetch(force=force_id, unit=unit_id)
-    }
+    force and the unit hold of each counter, in one query of their counter values (or
+    ``held``, what `held_read` fetched, when the caller read it with its other reads)."""
+    if held is None:
+        held = _HELD.fetch(force=force_id, unit=unit_id)
+    holdings = {(counter_id, holder): value for counter_id, holder, value in held}
     for item in items:
-        item.held_by_force = held.get((item.pk, None))
-        item.held_by_unit = held.get((item.pk, unit_id))
+        item.held_by_force = holdings.get((item.pk, None))
+        item.held_by_unit = holdings.get((item.pk, unit_id))
     return PackContent(items)
+
+
+def held_read(force_id: int, unit_id: int) -> tuple[Prepared, dict[str, int]]:
+    """The read `held_content` makes, for a page that reads it with others."""
+    return _HELD, {"force": force_id, "unit": unit_id}
 
 
 _HELD = Prepared(

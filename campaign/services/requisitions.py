@@ -59,13 +59,23 @@ _ENHANCED = Prepared(_enhanced, force=int)
 _ENHANCED_BUT = Prepared(_enhanced, force=int, excluding=int)
 
 
-def other_enhancements(force: CrusadeForce, *, excluding: Unit | None = None) -> int:
-    """Enhancements already held by active units of the Order of Battle."""
-    if excluding is None:
-        counted = _ENHANCED.fetch(force=force.pk)
-    else:
-        counted = _ENHANCED_BUT.fetch(force=force.pk, excluding=excluding.pk)
+def other_enhancements(
+    force: CrusadeForce, *, excluding: Unit | None = None, counted: list | None = None
+) -> int:
+    """Enhancements already held by active units of the Order of Battle. ``counted``: what
+    `other_enhancements_read` fetched, when the caller read it with its other reads."""
+    if counted is None:
+        if excluding is None:
+            counted = _ENHANCED.fetch(force=force.pk)
+        else:
+            counted = _ENHANCED_BUT.fetch(force=force.pk, excluding=excluding.pk)
     return counted[0] if counted else 0
+
+
+def other_enhancements_read(unit: Unit) -> tuple[Prepared, dict[str, int]]:
+    """The read `other_enhancements` makes for ``unit``'s Requisitions, for a page that
+    reads it with others (`prepared.fetch_together`)."""
+    return _ENHANCED_BUT, {"force": unit.force_id, "excluding": unit.pk}
 
 
 def requisition_options(
@@ -73,12 +83,18 @@ def requisition_options(
     *,
     unit: Unit | None = None,
     in_battle: bool | None = None,
+    enhancements_counted: list | None = None,
 ) -> list[RequisitionOption]:
     """Every Requisition for the force (or one of its units), with cost and refusals.
     The force's other Enhancements are counted only for a unit's Requisitions (they set
-    what a new Enhancement costs): the force's own never depend on them."""
+    what a new Enhancement costs): the force's own never depend on them.
+    ``enhancements_counted``: what `other_enhancements_read` fetched, if it was."""
     in_battle = force.in_battle() if in_battle is None else in_battle
-    enhancements = other_enhancements(force, excluding=unit) if unit is not None else 0
+    enhancements = (
+        other_enhancements(force, excluding=unit, counted=enhancements_counted)
+        if unit is not None
+        else 0
+    )
     facts = unit.facts() if unit is not None else None
     options = []
     for req in rules.Requisition:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import charts, rules, services
@@ -211,9 +213,10 @@ def test_it_keeps_each_upload_forms_fields_apart_and_shows_a_refusal_next_to_its
 
 def test_building_the_card_reads_its_parts_together(client, force, monkeypatch):
     """A card built anew (the first look after a change) reads its lists, XP battles,
-    tests, purchases and its timeline's count and first page in one batch: one round trip
-    on PostgreSQL (`prepared.fetch_together`) where it was one a read. Its timeline alone,
-    the rest found in the cache, reads only its own."""
+    tests, purchases, its timeline's count and first page, the force's other
+    Enhancements and its pack state in one batch: one round trip on PostgreSQL
+    (`prepared.fetch_together`) where it was one a read, and none of them again. Its
+    timeline alone, the rest found in the cache, reads only its own."""
     from campaign.selectors import units as card_selectors
 
     squad = force.units.get(name="1st Line Squad")
@@ -227,9 +230,17 @@ def test_building_the_card_reads_its_parts_together(client, force, monkeypatch):
 
     monkeypatch.setattr(card_selectors, "fetch_together", spy)
     services.update_unit_details(actor=force.player, unit=squad, notes="Flamer at the front")
-    page = client.get(card_url(squad)).content.decode()
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(card_url(squad)).content.decode()
     assert "Flamer at the front" in page
-    assert batches == [9]  # four lists, XP battles, tests, purchases, count, first page
+    # four lists, XP battles, tests, purchases, count, first page, the force's other
+    # Enhancements, the pack Requisitions, the counters held
+    assert batches == [12]
+    for table in ("campaign_packrequisitionpurchase", "campaign_countervalue"):
+        assert sum(f'FROM "{table}"' in q["sql"] for q in queries.captured_queries) == 1
+    counting = 'NOT ("campaign_unit"."enhancement" = '
+    enhanced = [q for q in queries.captured_queries if counting in q["sql"]]
+    assert len(enhanced) == 1
 
     batches.clear()
     client.get(card_url(squad), {"page": 2})
