@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 
 from django.core.paginator import Page
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from campaign import charts, rules
 from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, Membership
+from campaign.prepared import Prepared, fetch_together
 
 from .charts import StandingsHistory, standings_history
 from .chronicle import latest_entries
@@ -39,6 +40,75 @@ def sides_shown():
 def side_lines(sides):
     """What a battle's line on the campaign page shows of its sides: names and results."""
     return sides.only("battle", "result", "invitation", "force__name")
+
+
+STANDINGS_COLUMNS = (
+    "pk",
+    "name",
+    "faction",
+    "player__username",
+    "battle_tally",
+    "victories",
+    "crusade_points",
+    "campaign_points",
+    "supply_used",
+    "supply_limit",
+    "alliance__name",
+    "alliance__colour",
+)
+"""What the standings table shows of a force, read as bare values."""
+
+BATTLE_COLUMNS = ("pk", "date", "battle_size", "mission", "status")
+"""What the list of battles shows of a battle, read as bare values."""
+
+
+def _listed(campaign: int) -> QuerySet[Battle]:
+    """The campaign's battles the page lists, newest first."""
+    battles = Battle.objects.filter(campaign_id=campaign, status__in=Battle.LISTED_STATUSES)
+    return battles.order_by("-date", "-pk")
+
+
+# The first pages of the standings and of the battles (what the page shows as it opens),
+# compiled once and read together (`campaign.prepared`): building them anew after each
+# change in the league spent more time compiling these queries than running them.
+_STANDINGS_COUNT = Prepared(
+    lambda campaign: (
+        CrusadeForce.objects.filter(campaign_id=campaign)
+        .order_by()
+        .values("campaign_id")
+        .annotate(n=Count("*"))
+        .values_list("n", flat=True)
+    ),
+    campaign=int,
+)
+_STANDINGS_FIRST = Prepared(
+    lambda campaign: (
+        CrusadeForce.objects.filter(campaign_id=campaign)
+        .order_by(*rules.STANDINGS_ORDER)
+        .values_list(*STANDINGS_COLUMNS)[:STANDINGS_PER_PAGE]
+    ),
+    campaign=int,
+)
+_BATTLES_FIRST = Prepared(
+    lambda campaign: _listed(campaign).values_list(*BATTLE_COLUMNS)[:BATTLES_PER_PAGE],
+    campaign=int,
+)
+_SIDES_FIRST = Prepared(
+    lambda campaign: (
+        sides_shown()
+        .filter(battle__in=_listed(campaign).values("pk")[:BATTLES_PER_PAGE])
+        .order_by("battle", "pk")
+        .values_list("battle_id", "force__name", "result")
+    ),
+    campaign=int,
+)
+_MY_FORCES = Prepared(
+    lambda campaign, user: CrusadeForce.objects.filter(
+        campaign_id=campaign, player_id=user
+    ).order_by("name"),
+    campaign=int,
+    user=int,
+)
 
 
 @dataclass(frozen=True)
@@ -125,23 +195,18 @@ class CampaignOverview:
 
     @cached_property
     def _standings_shown(self) -> Page:
-        """This page of the standings as the bare values its table shows."""
-        columns = (
-            "pk",
-            "name",
-            "faction",
-            "player__username",
-            "battle_tally",
-            "victories",
-            "crusade_points",
-            "campaign_points",
-            "supply_used",
-            "supply_limit",
-            "alliance__name",
-            "alliance__colour",
+        """This page of the standings as the bare values its table shows (how many forces
+        there are and the first page read together, compiled once)."""
+        forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER)
+        campaign = {"campaign": self.campaign.pk}
+        counted, first = fetch_together((_STANDINGS_COUNT, campaign), (_STANDINGS_FIRST, campaign))
+        shown = paginate(
+            forces.values_list(*STANDINGS_COLUMNS),
+            self.standings_page_number,
+            per_page=STANDINGS_PER_PAGE,
+            count=counted[0] if counted else 0,
+            first_page=partial(list, first),
         )
-        forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER).values_list(*columns)
-        shown = paginate(forces, self.standings_page_number, per_page=STANDINGS_PER_PAGE)
         shown.object_list = list(shown.object_list)  # read once, for the table and the chart
         return shown
 
@@ -212,9 +277,7 @@ class CampaignOverview:
         return self.campaign.memberships.count()
 
     def _battles_listed(self) -> QuerySet[Battle]:
-        return self.campaign.battles.filter(status__in=Battle.LISTED_STATUSES).order_by(
-            "-date", "-pk"
-        )
+        return _listed(self.campaign.pk)
 
     @cached_property
     def battles(self) -> Page:
@@ -239,20 +302,28 @@ class CampaignOverview:
         shows of this page of battles and of their sides, read as bare values (a battle
         completed, voided or started, a side's result, a force renamed all show at once;
         a change to a force that the list doesn't show leaves it be)."""
-        fields = ("pk", "date", "battle_size", "mission", "status")
-        shown = paginate(
-            self._battles_listed().values_list(*fields),
-            self.page,
-            per_page=self.per_page,
-            count=self._battle_count,
-        )
-        rows = list(shown.object_list)
-        sides = list(
-            sides_shown()
-            .filter(battle_id__in=[row[0] for row in rows])
-            .order_by("battle", "pk")
-            .values_list("battle_id", "force__name", "result")
-        )
+        listed = self._battles_listed().values_list(*BATTLE_COLUMNS)
+        if self.per_page == BATTLES_PER_PAGE and str(self.page or 1) == "1":
+            # The page as it opens: its battles and their sides read together.
+            campaign = {"campaign": self.campaign.pk}
+            first, sides = fetch_together((_BATTLES_FIRST, campaign), (_SIDES_FIRST, campaign))
+            shown = paginate(
+                listed,
+                1,
+                per_page=self.per_page,
+                count=self._battle_count,
+                first_page=partial(list, first),
+            )
+            rows = list(shown.object_list)
+        else:
+            shown = paginate(listed, self.page, per_page=self.per_page, count=self._battle_count)
+            rows = list(shown.object_list)
+            sides = list(
+                sides_shown()
+                .filter(battle_id__in=[row[0] for row in rows])
+                .order_by("battle", "pk")
+                .values_list("battle_id", "force__name", "result")
+            )
         return digest(shown.number, shown.paginator.num_pages, rows, sides)
 
     @property
@@ -288,7 +359,9 @@ def campaign_overview(
     `campaign_page_campaigns`."""
     mine = []
     if user is not None and user.is_authenticated:
-        mine = list(campaign.forces.filter(player_id=user.pk).order_by("name"))
+        mine = _MY_FORCES.fetch(campaign=campaign.pk, user=user.pk)
+        for force in mine:
+            force.campaign = campaign
     return CampaignOverview(
         campaign=campaign,
         can_write=can_write,
