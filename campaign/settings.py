@@ -62,7 +62,8 @@ MIDDLEWARE = [
     # Before the CSRF check: a list pasted over the upload limit is answered on its form.
     "campaign.middleware.OversizedPostMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, the signed-in user read with a query compiled once (campaign.sessions).
+    "campaign.sessions.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "campaign.middleware.ContentSecurityPolicyMiddleware",
