@@ -70,6 +70,7 @@ from .packs import (
 )
 from .phases import COLOUR, MOST_PHASES, Alliance, Phase
 from .players import EmailKind, PlayerSettings
+from .sessions import SignedInSession
 from .territories import MAP_COLUMNS, MAP_ROWS, MOST_TERRITORIES, Territory, TerritoryChange
 from .webhooks import Webhook, WebhookDelivery
 
@@ -130,6 +131,7 @@ __all__ = [
     "OutOfActionTest",
     "PackRequisitionPurchase",
     "PlayerSettings",
+    "SignedInSession",
     "Promotion",
     "Provenance",
     "RELIC_NEEDS_CATEGORY",

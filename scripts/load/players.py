@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.db.models import Max, Sum
 
 from campaign import models, rules
+from campaign.sessions import SessionStore
 
 UNFINISHED = [models.Battle.Status.IN_PROGRESS, models.Battle.Status.DISPUTED]
 FORCE_NUMBERS = ("rp", "supply_limit", "battle_tally", "victories")

@@ -1,5 +1,6 @@
-"""The session store reads what Django's database store reads, with its query compiled
-once: a live session signs its player in, an expired or unknown one nobody."""
+"""The session store keeps what Django's database store keeps, with whom the session signs
+in beside it, read in one query compiled once: a live session signs its player in, an
+expired or unknown one nobody."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore as DjangoStore
-from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from campaign.models import SignedInSession as Session
 from campaign.sessions import SessionStore
 
 pytestmark = pytest.mark.django_db
@@ -30,22 +31,67 @@ def test_it_is_the_store_in_use():
     assert settings.SESSION_ENGINE == "campaign.sessions"
 
 
-def test_it_loads_what_djangos_store_loads(client):
-    _, key = _signed_in(client)
+def test_it_keeps_what_djangos_store_keeps_and_whom_it_signs_in(client):
+    user, key = _signed_in(client)
+    row = Session.objects.get(session_key=key)
     ours = SessionStore(key).load()
-    assert ours == DjangoStore(key).load()
-    assert ours["_auth_user_id"]
+
+    assert ours == DjangoStore().decode(row.session_data)
+    assert ours["_auth_user_id"] == str(user.pk) and row.user_id == user.pk
 
 
-def test_a_live_session_signs_in_with_one_session_query(client):
+def test_a_live_session_signs_in_with_one_query_for_the_session_and_its_user(client):
     user, key = _signed_in(client)
     client.get(reverse("dashboard"))  # compiled on this connection
     with CaptureQueriesContext(connection) as queries:
         response = client.get(reverse("dashboard"))
     assert response.status_code == 200
     assert response.context["user"] == user
-    reads = [q["sql"] for q in queries.captured_queries if '"django_session"' in q["sql"]]
-    assert len(reads) == 1
+    sql = [q["sql"] for q in queries.captured_queries]
+    reads = [q for q in sql if '"campaign_session"' in q]
+    assert len(reads) == 1 and '"auth_user"' in reads[0]
+    assert not [q for q in sql if q.lstrip().startswith('SELECT "auth_user"')]
+
+
+def test_signing_out_and_in_as_another_player_names_them_on_the_row(client):
+    _signed_in(client)
+    other = get_user_model().objects.create_user("writer", password="a long enough password")
+    client.logout()
+    client.force_login(other)
+
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    assert Session.objects.get(session_key=key).user_id == other.pk
+    assert client.get(reverse("dashboard")).context["user"] == other
+
+
+def test_the_sessions_django_kept_are_copied_with_whom_they_sign_in(client):
+    """The migration that made the table: a player signed in before it stays signed in."""
+    import importlib
+
+    from django.apps import apps
+    from django.contrib.sessions.models import Session as KeptSession
+
+    user, _ = _signed_in(client)
+    kept = DjangoStore()
+    kept["_auth_user_id"] = str(user.pk)
+    kept["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    kept["_auth_user_hash"] = user.get_session_auth_hash()
+    kept.create()
+    stale = DjangoStore()
+    stale["seen"] = True
+    stale.create()
+    KeptSession.objects.filter(session_key=stale.session_key).update(
+        expire_date=timezone.now() - timedelta(1)
+    )
+    migration = importlib.import_module("campaign.migrations.0025_signed_in_sessions")
+
+    migration.copy_sessions(apps, None)
+
+    copied = Session.objects.get(session_key=kept.session_key)
+    assert copied.user_id == user.pk
+    assert not Session.objects.filter(session_key=stale.session_key).exists()
+    client.cookies[settings.SESSION_COOKIE_NAME] = kept.session_key
+    assert client.get(reverse("dashboard")).context["user"] == user
 
 
 def test_an_expired_session_signs_nobody_in(client):
@@ -113,9 +159,10 @@ def test_a_password_changed_elsewhere_signs_the_session_out(client):
     user.save()
 
     assert _dashboard_status(client) == 302
-    assert settings.SESSION_COOKIE_NAME not in client.cookies or not client.cookies[
-        settings.SESSION_COOKIE_NAME
-    ].value
+    assert (
+        settings.SESSION_COOKIE_NAME not in client.cookies
+        or not client.cookies[settings.SESSION_COOKIE_NAME].value
+    )
 
 
 def test_an_account_made_inactive_is_signed_out(client):

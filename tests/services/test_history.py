@@ -441,6 +441,7 @@ def test_it_covers_every_service_that_changes_state():
         "preview_side",
         "relics_in_force",
         "requisition_options",
+        "other_enhancements_read",
         "battle_trait_choices",
         "campaign_content",
         "crusade_relic_choices",

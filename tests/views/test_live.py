@@ -8,11 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.sessions.models import Session
 from django.urls import reverse
 
 from campaign import services
-from campaign.models import HistoryEntry, UsedFormToken
+from campaign.models import HistoryEntry, SignedInSession, UsedFormToken
 from tests.factories import make_force
 
 pytestmark = pytest.mark.django_db
@@ -150,7 +149,7 @@ def test_its_poll_is_a_read_that_writes_nothing(client, table):
     client.force_login(table.owner)
     etag = _page_etag(client.get(table.battle.get_absolute_url()))
     _record(table, table.theirs, "loss")
-    session = Session.objects.get()
+    session = SignedInSession.objects.get()
     history, tokens = HistoryEntry.objects.count(), UsedFormToken.objects.count()
 
     changed = client.get(_live(table.battle), HTTP_IF_NONE_MATCH=etag, **HTMX)
@@ -159,7 +158,7 @@ def test_its_poll_is_a_read_that_writes_nothing(client, table):
     assert (changed.status_code, same.status_code) == (200, 304)
     assert HistoryEntry.objects.count() == history
     assert UsedFormToken.objects.count() == tokens
-    after = Session.objects.get()
+    after = SignedInSession.objects.get()
     assert (after.session_data, after.expire_date) == (session.session_data, session.expire_date)
     assert "sessionid" not in changed.cookies and "sessionid" not in same.cookies
     assert "private" in same["Cache-Control"] and "no-cache" in same["Cache-Control"]
