@@ -35,10 +35,11 @@ ROWS = {
 """The rows that change in place: their numbers and statuses are compared, column by
 column."""
 
-NOT_STATE = (models.UsedFormToken, models.PlayerSettings)
+NOT_STATE = (models.UsedFormToken, models.PlayerSettings, models.SignedInSession)
 """Left out: a used form's token (`campaign.once`) is bookkeeping, not Crusade state; so
 is a player's own settings row (`campaign.players`), which the dashboard makes and moves
-on as the player reads it, on GET too (its email choices are tested on their own)."""
+on as the player reads it, on GET too (its email choices are tested on their own), and a
+browser's session (`campaign.sessions`), which Django saves whenever its data changes."""
 
 
 def counted() -> list[type]:

@@ -210,7 +210,7 @@ def test_it_caps_agenda_xp_as_the_card_shows_it(client, table):
 
 
 def test_it_reads_the_order_of_battle_in_the_same_queries_with_agendas_achieved(client):
-    """Outside a battle, the page asks for the session, the user and the force only (its
+    """Outside a battle, the page asks for the session with its user and the force only (its
     units table cached); building the table costs the same with any number of tallies."""
     force = make_force(name="Iron Crusade")
     make_unit(force, name="Recruits")
@@ -228,7 +228,7 @@ def test_it_reads_the_order_of_battle_in_the_same_queries_with_agendas_achieved(
     assert count_queries(client, url) == built
     html = client.get(url).content.decode()
     assert "Agendas achieved by this force: <strong>15</strong>" in html
-    assert count_queries(client, url) == before == 3
+    assert count_queries(client, url) == before == 2
 
 
 def agenda_battle(size: int):

@@ -95,9 +95,9 @@ def test_it_asks_only_for_the_card_and_its_forces_battle_when_looking_again(clie
     url = card_url(squad)
     count_queries(client, url)
 
-    # The session, its user, the card (with its force and campaign), whether the force
-    # is in a battle: all the rest comes from the cache.
-    assert count_queries(client, url) == 4
+    # The session with its user, the card (with its force and campaign), whether the
+    # force is in a battle: all the rest comes from the cache.
+    assert count_queries(client, url) == 3
 
 
 def test_it_shows_rp_spent_and_a_battle_begun_on_the_card_at_once(client, force):

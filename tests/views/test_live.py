@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 POLL = "data-live-poll"
-ONE_QUERY = 3
-"""A poll answered 304: the session and the user (every signed-in request), and the
+ONE_QUERY = 2
+"""A poll answered 304: the session with its user (every signed-in request), and the
 version with the access check."""
 
 

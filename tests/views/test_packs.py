@@ -168,8 +168,8 @@ def test_it_reads_the_page_in_the_same_queries_whatever_the_packs(
     client.force_login(member)
     client.get(url(campaign))
 
-    # session, user, the campaign with the viewer's role, the packs, their items
-    with django_assert_num_queries(5):
+    # the session with its user, the campaign with the viewer's role, the packs, their items
+    with django_assert_num_queries(4):
         response = client.get(url(campaign))
 
     assert len(response.context["sections"]) == how_many + 1

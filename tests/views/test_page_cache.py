@@ -122,12 +122,13 @@ def test_it_gives_a_campaign_without_forces_a_version():
 
 
 def test_it_asks_for_nothing_but_the_force_when_looking_again_outside_a_battle(client, force):
-    """Session, user, and the force with whether a battle not over has a side for it."""
+    """The session with its user, and the force with whether a battle not over has a side
+    for it."""
     client.force_login(force.player)
     url = reverse("force_detail", args=[force.pk])
     count_queries(client, url)
 
-    assert count_queries(client, url) == 3
+    assert count_queries(client, url) == 2
 
 
 def test_it_asks_once_more_for_the_battle_a_force_is_in_and_shows_it(client, force):
@@ -138,7 +139,7 @@ def test_it_asks_once_more_for_the_battle_a_force_is_in_and_shows_it(client, for
     )
     count_queries(client, url)
 
-    assert count_queries(client, url) == 4
+    assert count_queries(client, url) == 3
     assert "in a battle that has not been recorded yet" in client.get(url).content.decode()
 
 

@@ -79,14 +79,14 @@ def test_it_shows_the_approval_and_its_reason_at_once(client):
 
 
 def test_it_reads_a_restored_forces_order_of_battle_in_the_force_s_own_query(client):
-    """As many queries as any force's page (tests/views/test_page_cache.py): session, user
-    and the force, with its provenance."""
+    """As many queries as any force's page (tests/views/test_page_cache.py): the session with
+    its user, and the force with its provenance."""
     force = veteran_force()
     copy_, _ = restored(client, edited(exported(force)), force=force)
     url = copy_.get_absolute_url()
     count_queries(client, url)
 
-    assert count_queries(client, url) == 3
+    assert count_queries(client, url) == 2
 
 
 def test_it_marks_imported_history_rows_in_the_history_list(client):
