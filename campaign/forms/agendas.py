@@ -6,7 +6,14 @@ from __future__ import annotations
 from django import forms
 
 from campaign import rules
-from campaign.models import AgendaAchievement, BattleParticipant, BattleUnit, CustomContent
+from campaign.models import (
+    AgendaAchievement,
+    AgendaPick,
+    BattleParticipant,
+    BattleUnit,
+    CustomContent,
+)
+from campaign.prepared import Prepared
 from campaign.services import agendas as agenda_service
 
 from . import IdsField
@@ -52,10 +59,18 @@ def add_picks_field(
     )
     field.choices = [(agenda.pk, agenda_label(agenda)) for agenda in form.agenda_list]
     if not form.is_bound:
-        form.initial.setdefault(
-            agenda_service.PICKS_FIELD,
-            list(participant.agenda_picks.values_list("agenda_id", flat=True)),
-        )
+        form.initial.setdefault(agenda_service.PICKS_FIELD, _PICKED.fetch(side=participant.pk))
+
+
+_PICKED = Prepared(
+    lambda side: (
+        AgendaPick.objects.filter(participant_id=side)
+        .order_by("pk")
+        .values_list("agenda_id", flat=True)
+    ),
+    side=int,
+)
+"""The Agendas a side picked, compiled once: the muster form shows them ticked."""
 
 
 def clean_picks(form: forms.Form, data: dict) -> None:
