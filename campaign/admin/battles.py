@@ -112,6 +112,7 @@ def battle_label(battle: Battle) -> str:
 class BattleAdmin(ObjectToolMixin, ReadOnlyAdmin):
     object_tool_path = "void"
     object_tool_step = VOID_BATTLE
+    counted_by_version = True
     list_display = [
         "date",
         choice_column(Battle, "battle_size"),

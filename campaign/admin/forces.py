@@ -217,6 +217,7 @@ class RestoredFilter(admin.SimpleListFilter):
 class ForceAdmin(OrganiserAdmin):
     form = ForceChangeForm
     add_form = ForceAddForm
+    counted_by_version = True
     list_display = [
         "name",
         "player",
@@ -374,6 +375,7 @@ depends on (`Unit.no_xp`)."""
 class UnitAdmin(ObjectToolMixin, OrganiserAdmin):
     form = UnitChangeForm
     add_form = UnitAddForm
+    counted_by_version = True
     object_tool_path = "remove"
     object_tool_step = REMOVE_UNIT
     list_display = [

@@ -2,74 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.contrib import admin
-from django.core.cache import cache
-from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest
-from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 
 from campaign.models import HistoryEntry
-from campaign.prepared import Prepared
-from campaign.selectors.versions import FRAGMENT_SECONDS, campaigns_with_versions
 
 from .base import ReadOnlyAdmin
 from .battles import battle_label
-from .scope import (
-    campaign_filter,
-    choice_column,
-    is_superuser,
-    organised_by,
-    organised_campaign_ids,
-)
-
-
-class VersionedCountPaginator(Paginator):
-    """A paginator whose count is cached under `version`: counting a league's history
-    (some 80,000 rows) was a sixth of the list's time, on every look."""
-
-    def __init__(self, *args: Any, version: str, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.version = version
-
-    @cached_property
-    def count(self) -> int:
-        key = f"admin-history-count:{self.version}"
-        found = cache.get(key)
-        if found is None:
-            found = super().count
-            cache.set(key, found, FRAGMENT_SECONDS)
-        return found
-
-
-UNCOUNTED = {"p", "o"}
-"""A list's page and its order: what changes no count."""
-
-
-_VERSIONS = Prepared(
-    lambda user: (
-        campaigns_with_versions(organised_by(user))
-        .order_by("pk")
-        .values_list("pk", "revision", "forces_revision")
-    ),
-    user=int,
-)
-"""The versions of the campaigns an organiser organises, compiled once (`campaign.prepared`)."""
-
-
-def history_version(request: HttpRequest) -> str:
-    """What the count of the organiser's list depends on: the list's filters and search,
-    and each of their campaigns' revision and the sum of its forces', which every history
-    row moves on (`selectors.versions`). Read before the count, so a count cached under
-    it holds at least that state."""
-    campaigns = _VERSIONS.fetch(user=request.user.pk) if organised_campaign_ids(request) else []
-    state = ";".join(f"{pk}-{revision}-{forces}" for pk, revision, forces in campaigns)
-    asked = sorted((k, v) for k, v in request.GET.lists() if k not in UNCOUNTED)
-    return f"{state}:{hashlib.sha256(repr(asked).encode()).hexdigest()}"
+from .scope import campaign_filter, choice_column
 
 
 @admin.register(HistoryEntry)
@@ -84,6 +27,7 @@ class HistoryAdmin(ReadOnlyAdmin):
         "battle_column",
     ]
     list_select_related = ["actor", "force", "unit", "battle"]
+    counted_by_version = True
     list_filter = ["action", campaign_filter(HistoryEntry), "created_at"]
     search_fields = ["summary", "force__name", "unit__name", "actor__username"]
     search_help_text = "Summary, force name, unit name or username."
@@ -116,28 +60,6 @@ class HistoryAdmin(ReadOnlyAdmin):
             "unit__name",
             "battle__battle_size",
             "battle__date",
-        )
-
-    def get_paginator(
-        self,
-        request: HttpRequest,
-        queryset: QuerySet,
-        per_page: int,
-        orphans: int = 0,
-        allow_empty_first_page: bool = True,
-    ) -> Paginator:
-        """An organiser's count is cached under their campaigns' version (a superuser
-        sees rows of no campaign too, which no revision follows: counted each look)."""
-        if is_superuser(request):
-            return super().get_paginator(
-                request, queryset, per_page, orphans, allow_empty_first_page
-            )
-        return VersionedCountPaginator(
-            queryset,
-            per_page,
-            orphans,
-            allow_empty_first_page,
-            version=history_version(request),
         )
 
     @admin.display(description="battle", ordering="battle__date")

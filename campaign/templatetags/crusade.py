@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import html
 
 from django import forms, template
 from django.template.defaultfilters import date as date_filter
@@ -16,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from campaign import once as form_once
 from campaign import rules
+from campaign.forms.widgets import escape as _escape
 
 register = template.Library()
 
@@ -330,13 +330,6 @@ def _numbered(name: str, pk: int) -> str:
     """``reverse(name, args=[pk])`` for a URL of one ``<int:pk>``, reversed once a process
     and prefix (a page of 200 rows reversed one for each, a tenth of the table's time)."""
     return _address(name, get_script_prefix()).replace(str(SOME_PK), str(pk))
-
-
-def _escape(value) -> str:
-    """`conditional_escape` without its wrapper for lazy text (a row calls it often)."""
-    if hasattr(value, "__html__"):
-        return str(value.__html__())
-    return html.escape(str(value))
 
 
 def agenda_badge(unit) -> SafeString:

@@ -5,13 +5,15 @@ import pytest
 from django.contrib import admin
 from django.contrib.admin.templatetags.admin_list import items_for_result
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
 from campaign.admin.rows import lean_rows
 from campaign.models import Unit
 from tests.admin.helpers import recorded_battle
-from tests.factories import make_character, make_force, make_unit
+from tests.factories import make_battle, make_character, make_force, make_unit
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +116,64 @@ def test_every_campaign_list_writes_its_rows_as_django_would(organiser_client, l
         assert response.status_code == 200, name
         ours, djangos = rows_of(response)
         assert ours == djangos, name
+
+
+def _count_queries(client, url, data=None) -> tuple[int, int]:
+    """The list's count, and how many COUNT queries its look asked."""
+    with CaptureQueriesContext(connection) as queries:
+        count = client.get(url, data or {}).context["cl"].result_count
+    return count, sum("COUNT(*)" in q["sql"] for q in queries)
+
+
+def _new_force(league):
+    make_force(campaign=league.campaign)
+
+
+def _new_unit(league):
+    make_unit(league.participants.first().force)
+
+
+def _new_battle(league):
+    ours, theirs = (side.force for side in league.participants.all())
+    make_battle(ours, theirs, campaign=league.campaign)
+
+
+@pytest.mark.parametrize(
+    ("model", "change"),
+    [("crusadeforce", _new_force), ("unit", _new_unit), ("battle", _new_battle)],
+)
+def test_a_lists_count_is_kept_until_its_campaign_changes(organiser_client, league, model, change):
+    """The count of a league's list is asked once, then kept under the campaigns' state
+    (`list_version`): the next look asks none, and the look after a change counts anew."""
+    cache.clear()
+    url = reverse(f"admin:campaign_{model}_changelist")
+    first, counted_first = _count_queries(organiser_client, url)
+    again, counted_again = _count_queries(organiser_client, url)
+
+    change(league)
+    after, counted_after = _count_queries(organiser_client, url)
+
+    assert (counted_first, counted_again, counted_after) == (1, 0, 1)
+    assert again == first
+    assert after == first + 1
+
+
+def test_a_removed_card_leaves_the_kept_count_of_active_cards(organiser_client, league):
+    """A filter's count moves with a change of what the filter sees, not only of how many
+    rows there are."""
+    cache.clear()
+    url = reverse("admin:campaign_unit_changelist")
+    active = {"status__exact": Unit.Status.ACTIVE}
+    before, _ = _count_queries(organiser_client, url, active)
+    unit = Unit.objects.filter(status=Unit.Status.ACTIVE, is_character=False).first()
+    services.remove_unit(actor=unit.force.player, unit=unit, reason="Lost in the warp")
+    after, counted = _count_queries(organiser_client, url, active)
+    assert (after, counted) == (before - 1, 1)
+
+
+def test_a_search_is_counted_at_every_look(organiser_client, league):
+    """A search may match a player's name, which no campaign's state follows."""
+    cache.clear()
+    url = reverse("admin:campaign_unit_changelist")
+    counts = [_count_queries(organiser_client, url, {"q": "Captain"})[1] for _ in range(2)]
+    assert counts == [1, 1]
