@@ -154,14 +154,14 @@ CONTENT_ADDRESSED = ["campaign/selectors/card_image.py"]
 """Modules that keep in the cache only what is keyed by a hash of its own content (a card's
 picture under its fingerprint): one process's cache can never serve those stale."""
 VERSIONED = [
-    "campaign/admin/history.py",
+    "campaign/admin/scope.py",
     "campaign/selectors/battles.py",
     "campaign/selectors/counters.py",
 ]
 """Modules that keep in the cache only what is keyed by a version read from the database
 with the page's own rows (the force's pack section under the force's and its campaign's
 revisions, `selectors.versions`; the muster form's cards under the force's revision and
-its Agendas under the campaign's; the organisers' history count under their campaign's and
+its Agendas under the campaign's; the organisers' list counts under their campaigns' and
 forces' revisions), like the templates' fragments: never stale either."""
 
 
