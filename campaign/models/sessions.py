@@ -7,6 +7,8 @@ own query (`campaign.sessions`)."""
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from django.conf import settings
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
@@ -30,6 +32,6 @@ class SignedInSession(AbstractBaseSession):
 
     @classmethod
     def get_session_store_class(cls):
-        from campaign.sessions import SessionStore
-
-        return SessionStore
+        """The store the settings name (`campaign.sessions`), found by name: the store
+        builds these rows, so the model doesn't import it back."""
+        return import_module(settings.SESSION_ENGINE).SessionStore

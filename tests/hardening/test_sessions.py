@@ -210,3 +210,14 @@ def test_it_signs_in_whom_djangos_own_lookup_signs_in(client, rf):
     again.session = SessionStore(key)
 
     assert signed_in_user(request) == get_user(again) == user
+
+
+def test_a_stored_row_decodes_through_the_store_in_use(client):
+    """The model finds its store by the settings' name (it doesn't import it), as Django's
+    `get_decoded` needs: a row read back gives the data the store wrote."""
+    store = SessionStore()
+    store["where"] = "the table"
+    store.save()
+    row = Session.objects.get(session_key=store.session_key)
+    assert Session.get_session_store_class() is SessionStore
+    assert row.get_decoded() == {"where": "the table"}
