@@ -170,10 +170,20 @@ def _fetch_prepared(rows: Prepared, pk: int, what: str, **values: int) -> Model:
 
 
 _FORCES = by_pk(lambda: CrusadeForce.objects.select_related("player", "campaign"))
-_UNITS = by_pk(
-    lambda: Unit.objects.select_related("force__player", "force__campaign", "force__provenance")
-)
-_BATTLES = by_pk(lambda: Battle.objects.select_related("campaign", "phase", "territory"))
+
+
+def _units(pk: int, user: int) -> QuerySet[Unit]:
+    """One card with its force, the viewer's role in its campaign, and whether the force
+    is in a battle that is not over (``force_in_battle``: the card's Requisitions ask)."""
+    cards = Unit.objects.select_related("force__player", "force__campaign", "force__provenance")
+    committed = BattleParticipant.objects.filter(
+        BattleParticipant.committed(), force=OuterRef("force_id")
+    )
+    rows = _with_role_of(cards, user, campaign="force__campaign_id")
+    return rows.annotate(force_in_battle=Exists(committed.order_by())).filter(pk=pk)
+
+
+_UNITS = Prepared(_units, pk=int, user=int)
 _PARTICIPANTS = by_pk(
     lambda: BattleParticipant.objects.select_related("battle__campaign", "force__player")
 )
@@ -268,8 +278,11 @@ def get_force_for_user(
 
 def get_unit_for_user(user, pk: int, *, write: bool = False) -> tuple[Unit, bool]:
     """A Crusade card: as its force."""
-    unit = _fetch_prepared(_UNITS, pk, "unit")
-    return _through_force(user, unit, unit.force, write=write)
+    # One query: the card, its force and what the check asks (no user has the key 0).
+    unit = _fetch_prepared(_UNITS, pk, "unit", user=user.pk or 0)
+    owner = _force_owner(user, unit.force)
+    visible = owner or _effective_role(user, lambda: unit.viewer_role) is not None
+    return _decide(unit, can_write=owner, visible=visible, write=write, refusal=OWNER_ONLY)
 
 
 def get_out_of_action_test_for_user(
@@ -317,15 +330,30 @@ def _writer(user, battle: Battle, *, starter: bool, otherwise: tuple[bool, str])
 
 
 def get_battle_for_user(
-    user, pk: int, *, write: bool = False, starter: bool = False
+    user,
+    pk: int,
+    *,
+    write: bool = False,
+    starter: bool = False,
+    battles: Callable[[], QuerySet[Battle]] | None = None,
 ) -> tuple[Battle, bool]:
     """Members of the battle's campaign see it; the players with a force in it change it
-    (with ``starter``: only the player who started it, to cancel it)."""
-    battle = _fetch_prepared(_BATTLES, pk, "battle")
-    plays = user.is_authenticated and user.pk in _battle_players(battle.pk)
-    visible = plays or _sees_campaign(user, battle.campaign_id)
+    (with ``starter``: only the player who started it, to cancel it).
+
+    One query: the battle, whether the user has a side in it and their role in its
+    campaign. ``battles()`` is the queryset to fetch it from when the page needs more of
+    it in the same query (compiled once for each ``battles``, `campaign.prepared`)."""
+    if not user.is_authenticated:
+        raise Http404("Not found.")  # the battle pages ask for a login first
+    battle = _fetch_prepared(_watched(battles or _battles), pk, "battle", user=user.pk)
+    plays = battle.viewer_plays
+    visible = plays or _effective_role(user, lambda: battle.viewer_role) is not None
     can_write, refusal = _writer(user, battle, starter=starter, otherwise=(plays, PLAYERS_ONLY))
     return _decide(battle, can_write=can_write, visible=visible, write=write, refusal=refusal)
+
+
+def _battles() -> QuerySet[Battle]:
+    return Battle.objects.select_related("campaign", "phase", "territory")
 
 
 def get_watched_battle_for_user(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, OuterRef, Prefetch, Subquery, Value
+from django.db.models import Count, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from campaign.models import (
@@ -17,7 +17,7 @@ from campaign.models import (
     Promotion,
     Unit,
 )
-from campaign.prepared import Prepared, fetch_together
+from campaign.prepared import Prepared, fetch_together, give_related
 from campaign.services.battles import recording_refusal
 
 
@@ -141,12 +141,19 @@ def _sides(user: int):
     return (
         BattleParticipant.objects.filter(BattleParticipant.in_play(), force__player=user)
         .select_related("battle__created_by", "force")
-        .prefetch_related(
-            Prefetch(
-                "battle__participants", queryset=BattleParticipant.objects.select_related("force")
-            )
-        )
         .order_by("battle__date", "battle__pk")
+    )
+
+
+def _their_battles_sides(user: int):
+    """Every side of the battles `_sides` are in (each battle's sides, for its opponents
+    and whether it can be recorded): a query of its own, not the ORM's prefetch, which
+    builds its SQL again on every look."""
+    mine = BattleParticipant.objects.filter(BattleParticipant.in_play(), force__player=user)
+    return (
+        BattleParticipant.objects.filter(battle_id__in=mine.values("battle_id"))
+        .select_related("force")
+        .order_by("battle_id", "pk")
     )
 
 
@@ -160,7 +167,15 @@ def _campaign_invitations(user: int):
 
 _QUERIES = tuple(
     Prepared(build, user=int)
-    for build in (_forces, _memberships, _promotions, _tests, _sides, _campaign_invitations)
+    for build in (
+        _forces,
+        _memberships,
+        _promotions,
+        _tests,
+        _sides,
+        _campaign_invitations,
+        _their_battles_sides,
+    )
 )
 
 
@@ -173,4 +188,7 @@ def dashboard(user, rows: list[list] | None = None) -> Dashboard:
     """Everything a player sees first, in a fixed number of queries (compiled once and
     sent together: `campaign.prepared`); ``rows``: what `dashboard_reads` read, when read
     already."""
-    return Dashboard(*(rows if rows is not None else fetch_together(*dashboard_reads(user))))
+    *shown, battles_sides = rows if rows is not None else fetch_together(*dashboard_reads(user))
+    dash = Dashboard(*shown)
+    give_related([side.battle for side in dash.sides], "participants", battles_sides)
+    return dash

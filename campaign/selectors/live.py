@@ -54,8 +54,13 @@ def watched_battles() -> QuerySet[Battle]:
     return battles_with_versions(Battle.objects.only("status", "campaign_id"))
 
 
+def shown_battles() -> QuerySet[Battle]:
+    """The battles the battle page shows, with the version its poll compares."""
+    return battles_with_versions(Battle.objects.select_related("campaign", "phase", "territory"))
+
+
 def battle_watch(battle: Battle, user) -> Watch:
-    """The battle page's poll (``battle`` comes from `watched_battles`)."""
+    """The battle page's poll (``battle`` comes from `watched_battles` or `shown_battles`)."""
     return Watch(
         url=reverse("battle_live", args=[battle.pk]),
         region="battle-live",

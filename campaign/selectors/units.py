@@ -282,9 +282,13 @@ class CardPage:
 
 
 def card_page(unit: Unit, *, can_write: bool = False, page: int | str | None = None) -> CardPage:
-    """Everything the card page shows, in the same number of queries for any card: one
-    (whether the force is in a battle) when its parts come from the cache."""
-    return CardPage(unit=unit, can_write=can_write, in_battle=unit.force.in_battle(), page=page)
+    """Everything the card page shows, in the same number of queries for any card: none
+    when its parts come from the cache and ``unit`` says whether its force is in a battle
+    (``force_in_battle``, as `access.get_unit_for_user` reads it), else one."""
+    in_battle = getattr(unit, "force_in_battle", None)
+    if in_battle is None:
+        in_battle = unit.force.in_battle()
+    return CardPage(unit=unit, can_write=can_write, in_battle=bool(in_battle), page=page)
 
 
 def requisition_option(unit: Unit, requisition: rules.Requisition) -> services.RequisitionOption:

@@ -80,8 +80,10 @@ def battle_create(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    watch = _battle_watch(request, pk)
-    battle, can_write = get_battle_for_user(request.user, pk)
+    # The battle, the access check and the poll's version in one query, read before
+    # anything else the page shows: the page is at least as new as its ETag says.
+    battle, can_write = get_battle_for_user(request.user, pk, battles=live.shown_battles)
+    watch = live.battle_watch(battle, request.user)
     page = selectors.battle_page(battle, user=request.user, can_write=can_write)
     return render_page(request, DETAIL, _detail_context(battle, page) | {"watch": watch})
 

@@ -89,15 +89,31 @@ def test_it_shows_whom_and_what_a_history_row_names(client, force):
     assert f'<a href="{card_url(squad)}">' not in card.split('class="timeline"')[1]
 
 
-def test_it_asks_only_for_the_card_and_its_forces_battle_when_looking_again(client, force):
+def test_it_asks_only_for_the_card_when_looking_again(client, force):
+    squad = force.units.get(name="1st Line Squad")
+    other = make_force(campaign=force.campaign, name="Cadian 8th")
+    url = card_url(squad)
+
+    # The session with its user; the card with its force and campaign, the viewer's role
+    # in it and whether the force is in a battle: all the rest comes from the cache.
+    for viewer in (force.player, other.player):
+        client.force_login(viewer)
+        count_queries(client, url)
+        assert count_queries(client, url) == 2
+
+
+def test_the_cards_one_query_still_says_when_its_force_is_in_a_battle(client, force):
     squad = force.units.get(name="1st Line Squad")
     client.force_login(force.player)
     url = card_url(squad)
-    count_queries(client, url)
+    client.get(url)
+    services.start_battle(
+        actor=force.player, force=force, battle_size="Incursion", campaign=force.campaign
+    )
 
-    # The session with its user, the card (with its force and campaign), whether the
-    # force is in a battle: all the rest comes from the cache.
-    assert count_queries(client, url) == 3
+    assert count_queries(client, url) > 2  # the force moved on: its parts are built again
+    assert count_queries(client, url) == 2
+    assert "while a battle is being fought" in client.get(url).content.decode()
 
 
 def test_it_shows_rp_spent_and_a_battle_begun_on_the_card_at_once(client, force):
