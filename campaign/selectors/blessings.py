@@ -17,6 +17,7 @@ from campaign.models import (
     CustomContent,
     UnitUpgrade,
 )
+from campaign.prepared import Prepared, fetch_together
 from campaign.services.blessings import (
     Underdog,
     campaign_thresholds,
@@ -94,24 +95,42 @@ def cards_needed(battle: Battle, sides: list[BattleParticipant]) -> bool:
     return battle.is_open or any(side.blessing_picks.all() for side in sides)
 
 
+def _active_in(model):
+    def build(battle: int) -> QuerySet:
+        cards = {"unit__battle_entries__participant__battle_id": battle}
+        return model.objects.filter(status=model.Status.ACTIVE, **cards)
+
+    build.__qualname__ = f"active {model.__name__} in a battle"
+    return Prepared(build, battle=int)
+
+
+_CARDS_LISTS = tuple(
+    (name, _active_in(model))
+    for name, model in (
+        ("active_honour_list", BattleHonour),
+        ("active_scar_list", BattleScar),
+        ("active_upgrade_list", UnitUpgrade),
+    )
+)
+"""What a unit's Crusade points need, for every card in a battle's armies (compiled
+once, `campaign.prepared`)."""
+
+
 def with_cards(battle: Battle, sides: list[BattleParticipant]) -> None:
     """Give each unit of the sides' fetched armies its active honours, scars and upgrades
-    (what its Crusade points need), in three queries whatever the armies' size or state."""
-    honours: dict[int, list[BattleHonour]] = defaultdict(list)
-    scars: dict[int, list[BattleScar]] = defaultdict(list)
-    upgrades: dict[int, list[UnitUpgrade]] = defaultdict(list)
-    in_battle = {"unit__battle_entries__participant__battle": battle}
-    for honour in BattleHonour.objects.filter(status=BattleHonour.Status.ACTIVE, **in_battle):
-        honours[honour.unit_id].append(honour)
-    for scar in BattleScar.objects.filter(status=BattleScar.Status.ACTIVE, **in_battle):
-        scars[scar.unit_id].append(scar)
-    for upgrade in UnitUpgrade.objects.filter(status=UnitUpgrade.Status.ACTIVE, **in_battle):
-        upgrades[upgrade.unit_id].append(upgrade)
+    (what its Crusade points need), in three queries whatever the armies' size or state,
+    sent together."""
+    reads = fetch_together(*((query, {"battle": battle.pk}) for _, query in _CARDS_LISTS))
+    lists = []
+    for (name, _), rows in zip(_CARDS_LISTS, reads, strict=True):
+        by_unit: dict[int, list] = defaultdict(list)
+        for row in rows:
+            by_unit[row.unit_id].append(row)
+        lists.append((name, by_unit))
     for side in sides:
         for entry in side.army.all():
-            entry.unit.active_honour_list = honours[entry.unit_id]
-            entry.unit.active_scar_list = scars[entry.unit_id]
-            entry.unit.active_upgrade_list = upgrades[entry.unit_id]
+            for name, by_unit in lists:
+                setattr(entry.unit, name, by_unit[entry.unit_id])
 
 
 def blessings_panel(battle: Battle, sides: list[BattleParticipant], *, user) -> BlessingsPanel:

@@ -27,6 +27,7 @@ from campaign.models import (
     HistoryAction,
     card_prefetches,
 )
+from campaign.prepared import Prepared
 
 from . import _common as common
 from .battles import over
@@ -71,9 +72,19 @@ def campaign_thresholds(campaign_id: int | None) -> list[list[tuple[int, int]]]:
     """The underdog thresholds of each pack the campaign enables, in one query."""
     if campaign_id is None:
         return []
-    packs = ContentPack.objects.filter(enabled_in__campaign=campaign_id).only("underdog_thresholds")
-    packs = packs.order_by("pk")
+    packs = _ENABLED_PACKS.fetch(campaign=campaign_id)
     return [[(t.gap_at_least, t.blessings) for t in pack.thresholds()] for pack in packs]
+
+
+_ENABLED_PACKS = Prepared(
+    lambda campaign: (
+        ContentPack.objects.filter(enabled_in__campaign=campaign)
+        .only("underdog_thresholds")
+        .order_by("pk")
+    ),
+    campaign=int,
+)
+"""The packs a campaign enables, with their underdog thresholds (compiled once)."""
 
 
 def fighting(sides: list[BattleParticipant]) -> list[BattleParticipant]:
