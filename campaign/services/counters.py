@@ -86,7 +86,13 @@ def _pack_items(campaign_id: int | None):
 def pack_items(campaign_id: int | None) -> list[CustomContent]:
     """The items of `pack_content` without what anyone holds (one query): what only the
     campaign's packs decide, to be given a force's and a unit's holdings by `held_content`."""
-    return list(_pack_items(campaign_id))
+    if campaign_id is None:
+        return []  # a force without a campaign has no packs
+    return _PACK_ITEMS.fetch(campaign_id=campaign_id)
+
+
+_PACK_ITEMS = Prepared(_pack_items, campaign_id=int)
+"""`pack_items`, compiled once (`campaign.prepared`)."""
 
 
 def held_content(
