@@ -231,3 +231,14 @@ def test_it_sells_to_a_force_invited_to_a_battle_it_has_not_answered(force, camp
     buy("scavenging-party", force=force)
 
     assert value_of(force, "salvage") == 2
+
+
+def test_it_reads_a_campaigns_pack_items_and_none_for_a_force_without_a_campaign(campaign):
+    elsewhere = make_campaign(name="Another league")
+    items = counters.pack_items(campaign.pk)
+
+    assert items and {i.pack_id for i in items} <= set(
+        campaign.enabled_packs.values_list("pack_id", flat=True)
+    )
+    assert counters.pack_items(elsewhere.pk) == []
+    assert counters.pack_items(None) == []
