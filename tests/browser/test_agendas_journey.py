@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from campaign import services
 from campaign.models import BattleUnit
-from tests.browser.helpers import log_in
+from tests.browser.helpers import fill_muster, log_in, muster_checked
 from tests.browser.test_mobile_layout import artefacts
 from tests.factories import (
     make_battle,
@@ -58,18 +58,20 @@ def test_it_picks_agendas_at_muster_marks_them_and_shows_xp_and_tally_on_the_car
     # Muster: two Agendas at most; a third is refused next to the field.
     page.goto(base + reverse("battle_detail", args=[battle.pk]))
     page.get_by_role("link", name="Muster your army").click()
-    page.get_by_label("Detachment").fill("Gladius Task Force")
-    page.get_by_role("checkbox", name="Captain Vorn").check()
-    page.get_by_role("checkbox", name="Squad Helix").check()
-    page.get_by_label("Warlord").select_option(label="Captain Vorn")
+    fill_muster(
+        page,
+        units=["Captain Vorn", "Squad Helix"],
+        warlord="Captain Vorn",
+        detachment="Gladius Task Force",
+    )
     for name in ("Hold the Beacon", "Trophy Takers", "Scout the Ruins"):
-        page.get_by_role("checkbox", name=name).check()
+        muster_checked(page, page.get_by_role("checkbox", name=name).check)
     page.get_by_role("button", name="Muster this army").click()
     expect(page.locator(".muster__agendas .field__error")).to_have_text(
         "Pick at most 2 Agendas for a battle (3 picked)."
     )
     page.screenshot(path=str(artefacts() / f"agendas-muster-{width}.png"), full_page=True)
-    page.get_by_role("checkbox", name="Scout the Ruins").uncheck()
+    muster_checked(page, page.get_by_role("checkbox", name="Scout the Ruins").uncheck)
     page.get_by_role("button", name="Muster this army").click()
     expect(page.locator(".message--success")).to_contain_text("is mustered")
     expect(page.locator(".side__agendas")).to_contain_text("Trophy Takers")

@@ -10,16 +10,13 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from campaign import services
-from tests.browser.helpers import PASSWORD, log_in
+from tests.browser.helpers import PASSWORD, fill_muster, log_in
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
 
 def _muster(page: Page, captain: str, squad: str) -> None:
     page.get_by_role("link", name="Muster your army").click()
-    page.get_by_label("Detachment").fill("Gladius Task Force")
-    page.get_by_role("checkbox", name=captain).check()
-    page.get_by_role("checkbox", name=squad).check()
-    page.get_by_label("Warlord").select_option(label=captain)
+    fill_muster(page, units=[captain, squad], warlord=captain, detachment="Gladius Task Force")
     expect(page.locator("#muster-summary")).to_contain_text("ready to fight")
     page.get_by_role("button", name="Muster this army").click()
     expect(page.locator(".message--success")).to_contain_text("is mustered")

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from campaign import services
 from campaign.models import Battle, BattleParticipant
+from tests.browser.helpers import fill_muster
 from tests.factories import make_campaign, make_character, make_force, make_unit, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -117,10 +118,12 @@ def test_it_takes_a_newcomer_from_sign_up_to_a_recorded_battle(page: Page, live_
     # Bruno accepts and musters at his end; the newcomer musters.
     theirs = _bruno_accepts_and_musters(talons)
     page.get_by_role("link", name="Muster your army").click()
-    page.get_by_label("Detachment").fill("Gladius Task Force")
-    page.get_by_role("checkbox", name="Captain Octavia").check()
-    page.get_by_role("checkbox", name="Squad Lorn").check()
-    page.get_by_label("Warlord").select_option(label="Captain Octavia")
+    fill_muster(
+        page,
+        units=["Captain Octavia", "Squad Lorn"],
+        warlord="Captain Octavia",
+        detachment="Gladius Task Force",
+    )
     expect(page.locator("#muster-summary")).to_contain_text("ready to fight")
     _fits(page)
     page.get_by_role("button", name="Muster this army").click()
