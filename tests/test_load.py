@@ -2,6 +2,7 @@
 reads locust's statistics and judges them, and how it reads wrk. (A run against a
 league takes minutes: `make load` itself.)"""
 
+import json
 import os
 import subprocess
 import sys
@@ -92,6 +93,32 @@ def test_wrk_output_is_read(monkeypatch):
     assert throughput.table([sample], [16])[-1] == "| 2x4 | dashboard | 160 (41/1200, 5 errors) |"
 
 
+def _samples(rates: dict[tuple[str, int], float]) -> list:
+    return [throughput.Sample("2x4", page, c, rps, 1.0, 2.0, 0) for (page, c), rps in rates.items()]
+
+
+def test_throughput_asks_half_the_login_rate_at_16_connections_and_no_fall_at_64():
+    rates = {
+        ("admin_login", 4): 800, ("admin_login", 16): 900, ("admin_login", 64): 880,
+        ("dashboard", 4): 400, ("dashboard", 16): 450, ("dashboard", 64): 440,
+        ("crusade_card", 4): 500, ("crusade_card", 16): 440, ("crusade_card", 64): 500,
+        ("campaign_page", 4): 500, ("campaign_page", 16): 480, ("campaign_page", 64): 440,
+    }  # fmt: skip
+    verdicts = {v.page: v for v in throughput.verdicts(_samples(rates), [4, 16, 64])}
+    assert verdicts["admin_login"].met and verdicts["admin_login"].share == 1.0
+    assert verdicts["dashboard"].met and verdicts["dashboard"].share == 0.5
+    assert not verdicts["crusade_card"].met  # 440 of 900 at 16 connections
+    assert not verdicts["campaign_page"].met  # 440 at 64 connections against 500 at 4
+    assert verdicts["campaign_page"].line() == (
+        "2x4 campaign_page: 0.53x the login's rate, 0.88x from fewest to most connections"
+    )
+
+
+def test_throughput_is_not_met_where_a_number_of_connections_was_not_measured():
+    rates = {("admin_login", 16): 900, ("dashboard", 16): 800}
+    assert not any(v.met for v in throughput.verdicts(_samples(rates), [16]))
+
+
 COPY_DATABASE = "crusade_test_league_copy"
 
 SOURCE_ROWS = """
@@ -134,3 +161,34 @@ def test_a_league_copy_reaches_postgresql_whole(tmp_path):
             assert after > users[0][0]
     finally:
         league.drop_postgresql(cluster, COPY_DATABASE)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_throughput_lists_every_page_a_player_opens_each_with_its_players_session(tmp_path, client):
+    """`make throughput` times the benchmark's player pages and the muster form, each
+    looked at by the player it belongs to; every one answers that player, not a login."""
+    from campaign.benchmark import seed
+    from scripts.load import players
+
+    seed.seed(seed.SMALL, progress=lambda line: None)
+    listed = tmp_path / "pages.json"
+    players.pages(seed.SMALL.campaign, 1, listed)
+    pages = json.loads(listed.read_text())
+    assert [p["page"] for p in pages] == [
+        "admin_login",
+        "dashboard",
+        "campaign_page",
+        "order_of_battle_50",
+        "order_of_battle_200",
+        "crusade_card",
+        "battle_detail",
+        "record_form",
+        "start_battle",
+        "force_history",
+        "muster_form_50",
+    ]
+    assert pages[0]["session"] is None
+    for page in pages[1:]:
+        client.cookies["sessionid"] = page["session"]
+        response = client.get(page["path"])
+        assert response.status_code == 200, page

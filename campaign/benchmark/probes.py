@@ -101,61 +101,62 @@ def baseline_probes(subjects: Subjects, database: BenchDatabase) -> list[Probe]:
         ]
 
 
+def player_pages(subjects: Subjects) -> list[tuple[str, object, str, CrusadeForce | None]]:
+    """The pages every player opens: key, who looks, the URL, and the force whose change
+    makes the page's first look (None: the veteran's card, changed by its notes). Reads
+    the database: call it inside the league's `database.active()`."""
+    force = subjects.force
+    fifty, two_hundred = subjects.order_of_battle[50], subjects.order_of_battle[200]
+    battle_side = _first_side(subjects.battle)
+    record_side = _first_side(subjects.in_progress)
+    return [
+        ("dashboard", force.player, reverse("dashboard"), force),
+        (
+            "campaign_page",
+            force.player,
+            reverse("campaign_detail", args=[subjects.campaign.pk]),
+            force,
+        ),
+        ("order_of_battle_50", fifty.player, reverse("force_detail", args=[fifty.pk]), fifty),
+        (
+            "order_of_battle_200",
+            two_hundred.player,
+            reverse("force_detail", args=[two_hundred.pk]),
+            two_hundred,
+        ),
+        (
+            "crusade_card",
+            subjects.veteran.force.player,
+            reverse("unit_detail", args=[subjects.veteran.pk]),
+            None,
+        ),
+        (
+            "battle_detail",
+            battle_side.force.player,
+            reverse("battle_detail", args=[subjects.battle.pk]),
+            battle_side.force,
+        ),
+        (
+            "record_form",
+            record_side.force.player,
+            reverse("army_record", args=[record_side.pk]),
+            record_side.force,
+        ),
+        ("start_battle", force.player, f"{reverse('battle_create')}?force={force.pk}", force),
+        ("force_history", force.player, reverse("force_history", args=[force.pk]), force),
+    ]
+
+
 def league_probes(subjects: Subjects, database: BenchDatabase) -> list[Probe]:
     """Every probe of the league, the reference (the admin login page) first."""
     clients = Clients()
-    force = subjects.force
     fifty, two_hundred = subjects.order_of_battle[50], subjects.order_of_battle[200]
     veteran = subjects.veteran
     with database.active():
-        player = clients.of(force.player)
-        battle_side = _first_side(subjects.battle)
-        record_side = _first_side(subjects.in_progress)
         probes = [page_probe("admin_login", database, clients.of(None), reverse("admin:login"))]
-        pages = [
-            ("dashboard", player, reverse("dashboard"), force),
-            (
-                "campaign_page",
-                player,
-                reverse("campaign_detail", args=[subjects.campaign.pk]),
-                force,
-            ),
-            (
-                "order_of_battle_50",
-                clients.of(fifty.player),
-                reverse("force_detail", args=[fifty.pk]),
-                fifty,
-            ),
-            (
-                "order_of_battle_200",
-                clients.of(two_hundred.player),
-                reverse("force_detail", args=[two_hundred.pk]),
-                two_hundred,
-            ),
-            (
-                "crusade_card",
-                clients.of(veteran.force.player),
-                reverse("unit_detail", args=[veteran.pk]),
-                None,
-            ),
-            (
-                "battle_detail",
-                clients.of(battle_side.force.player),
-                reverse("battle_detail", args=[subjects.battle.pk]),
-                battle_side.force,
-            ),
-            (
-                "record_form",
-                clients.of(record_side.force.player),
-                reverse("army_record", args=[record_side.pk]),
-                record_side.force,
-            ),
-            ("start_battle", player, f"{reverse('battle_create')}?force={force.pk}", force),
-            ("force_history", player, reverse("force_history", args=[force.pk]), force),
-        ]
-        for key, client, url, touched in pages:
+        for key, user, url, touched in player_pages(subjects):
             write = (lambda f=touched: touch_force(f)) if touched else (lambda: touch_unit(veteran))
-            probes += warm_and_first(key, database, client, url, write)
+            probes += warm_and_first(key, database, clients.of(user), url, write)
         probes += muster_form_probes(subjects, database, clients)
         for size, f in ((50, fifty), (200, two_hundred)):
             url = reverse("force_print", args=[f.pk])
@@ -168,7 +169,7 @@ def league_probes(subjects: Subjects, database: BenchDatabase) -> list[Probe]:
                 reverse("force_export", args=[veteran.force.pk]),
             )
         )
-        probes += import_probes(database, player)
+        probes += import_probes(database, clients.of(subjects.force.player))
         probes += step_probes(subjects, database, clients)
         organiser = clients.of(subjects.organiser)
         for key, model in ADMIN_CHANGELISTS:

@@ -60,6 +60,13 @@ def find_subjects(
     return in_league, at_start
 
 
+def league_subjects(campaign: Campaign, scale: Scale) -> Subjects:
+    """The pages' subjects in one seeded league on its own (no 20-battle twin): its most
+    fought card, and the force with the longest history. Reads the active database."""
+    veteran = _cards(campaign).order_by("-battles_played", "-honours_held", "pk")[0]
+    return _subjects(campaign, scale, veteran, _longest_history(campaign, scale).name)
+
+
 def _subjects(campaign: Campaign, scale: Scale, unit: Unit, force_name: str) -> Subjects:
     organiser = campaign.memberships.select_related("user").get(role=Membership.Role.ORGANISER)
     first_battles = list(

@@ -187,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
             prepared = in_app(env, "prepare", scale.campaign, args.users, players)
             say(f"load: {prepared['players']} players, each with a session made beforehand")
             if args.throughput:
-                results["throughput"] = measure_throughput(args, env, players, work)
+                listed = work / "pages.json"
+                in_app(env, "pages", scale.campaign, args.users, listed)
+                results["throughput"] = measure_throughput(args, env, listed, work)
             else:
                 results.update(measure_load(args, env, players, work, scale))
         finally:
@@ -267,31 +269,42 @@ def measure_load(args, env: dict, players: Path, work: Path, scale) -> dict:
     }
 
 
-def measure_throughput(args, env: dict, players: Path, work: Path) -> list[dict]:
-    player = json.loads(players.read_text())["players"][0]
+def measure_throughput(args, env: dict, listed: Path, work: Path) -> dict:
+    """Every page a player opens (`players.pages`), each shape, each number of connections;
+    then the verdicts (`throughput.verdicts`)."""
+    pages = json.loads(listed.read_text())
     samples = []
     for workers, threads in args.shapes:
         shape = f"{workers}x{threads}"
         server = Server(env, work / f"server-{shape}.log", workers=workers, threads=threads)
         with running(server):
-            for page, (path, cookie) in throughput.pages(player).items():
-                throughput.wrk(server.url + path, connections=2, seconds=1, cookie=cookie)  # warm
+            for page in pages:
+                url, cookie = server.url + page["path"], page["session"]
+                throughput.wrk(url, connections=2, seconds=1, cookie=cookie)  # warm
                 for connections in args.connections:
                     rps, p50, p99, errors = throughput.wrk(
-                        server.url + path,
-                        connections=connections,
-                        seconds=args.seconds,
-                        cookie=cookie,
+                        url, connections=connections, seconds=args.seconds, cookie=cookie
                     )
                     samples.append(
-                        throughput.Sample(shape, page, connections, rps, p50, p99, errors)
+                        throughput.Sample(shape, page["page"], connections, rps, p50, p99, errors)
                     )
-                    say(f"  {shape} {page:16} {connections:3} connections: {rps:6.0f} req/s, "
-                        f"p50 {p50:.0f} ms, p99 {p99:.0f} ms, {errors} errors")  # fmt: skip
+                    say(f"  {shape} {page['page']:20} {connections:3} connections: {rps:6.0f} "
+                        f"req/s, p50 {p50:.0f} ms, p99 {p99:.0f} ms, {errors} errors")  # fmt: skip
     say("")
     say("\n".join(throughput.table(samples, args.connections)))
+    say("")
+    verdicts = throughput.verdicts(samples, args.connections)
+    for verdict in verdicts:
+        say(f"load: {verdict.line()}: {'MET' if verdict.met else 'NOT MET'}")
+    for shape in dict.fromkeys(v.shape for v in verdicts):
+        judged = [v for v in verdicts if v.shape == shape]
+        met = sum(v.met for v in judged)
+        say(f"load: throughput, gunicorn {shape}: {met} of {len(judged)} pages within target")
     say(f"load: load average {os.getloadavg()[0]:.1f} at the end, {os.cpu_count()} CPUs")
-    return [s.__dict__ for s in samples]
+    return {
+        "samples": [s.__dict__ for s in samples],
+        "verdicts": [{**v.__dict__, "met": v.met} for v in verdicts],
+    }
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ UNIT_NUMBERS = ("xp", "battles_played", "battles_survived", "units_destroyed")
 
 
 def main(step: str, campaign_name: str, count: int, path: str) -> None:
-    {"prepare": prepare, "check": check}[step](campaign_name, count, Path(path))
+    {"prepare": prepare, "check": check, "pages": pages}[step](campaign_name, count, Path(path))
 
 
 def _session(user) -> str:
@@ -34,6 +34,31 @@ def _session(user) -> str:
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return session.session_key
+
+
+def pages(campaign_name: str, count: int, path: Path) -> None:
+    """The pages a player opens (the benchmark's: `probes.player_pages`, and the muster form
+    of the 50-unit force on a battle it opens), each with a session of the player who
+    looks at it; the admin login page, signed out, first: requests per second against it."""
+    from django.urls import reverse
+
+    from campaign.benchmark import probes, seed, steps, subjects
+
+    scale = next(s for s in seed.SCALES.values() if s.campaign == campaign_name)
+    campaign = models.Campaign.objects.get(name=campaign_name)
+    found = subjects.league_subjects(campaign, scale)
+    fifty = found.order_of_battle[50]
+    side = steps.open_to_muster(campaign, fifty)
+    looked = [(key, user, url) for key, user, url, _ in probes.player_pages(found)]
+    looked.append(("muster_form_50", fifty.player, reverse("army_muster", args=[side.pk])))
+    sessions: dict[int, str] = {}
+    listed = [{"page": "admin_login", "path": reverse("admin:login"), "session": None}]
+    for key, user, url in looked:
+        if user.pk not in sessions:
+            sessions[user.pk] = _session(user)
+        listed.append({"page": key, "path": url, "session": sessions[user.pk]})
+    path.write_text(json.dumps(listed))
+    print(json.dumps({"pages": len(listed)}))
 
 
 def _last_pk(model) -> int:

@@ -1,6 +1,11 @@
 """Requests per second per page, for several gunicorn shapes (workers x threads), with wrk
 at several numbers of open connections; each page as a logged-in player sees it (the
-admin login page logged out, as the benchmark's yardstick)."""
+admin login page logged out, as the benchmark's yardstick).
+
+The targets of "Fast where players wait", judged for each shape: at 16 connections every
+page a player opens serves at least half as many requests per second as the admin login
+page, and no page serves fewer at 64 connections than at 4 (within `STEADY`: two runs of
+the same page differ by a few per cent)."""
 
 from __future__ import annotations
 
@@ -10,6 +15,12 @@ import subprocess
 from dataclasses import dataclass
 
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+REFERENCE = "admin_login"
+HALF = 0.5
+"""A page's rate at `JUDGED` connections, at least this share of the admin login's."""
+JUDGED = 16
+STEADY = 0.9
+"""A page's rate at the most connections, at least this share of its rate at the fewest."""
 
 
 @dataclass
@@ -60,6 +71,41 @@ def pages(player: dict) -> dict[str, tuple[str, str | None]]:
         "dashboard": ("/dashboard/", session),
         "card": (f"/units/{player['card']}/", session),
     }
+
+
+@dataclass
+class Verdict:
+    shape: str
+    page: str
+    share: float | None
+    """The page's rate at `JUDGED` connections over the admin login's."""
+    kept: float | None
+    """The page's rate at the most connections over its rate at the fewest."""
+
+    @property
+    def met(self) -> bool:
+        share_met = self.page == REFERENCE or (self.share is not None and self.share >= HALF)
+        return share_met and self.kept is not None and self.kept >= STEADY
+
+    def line(self) -> str:
+        share = "" if self.page == REFERENCE else f"{self.share:.2f}x the login's rate, "
+        kept = f"{self.kept:.2f}x" if self.kept is not None else "?"
+        return f"{self.shape} {self.page}: {share}{kept} from fewest to most connections"
+
+
+def verdicts(samples: list[Sample], connections: list[int]) -> list[Verdict]:
+    """Each (shape, page) judged against the targets (see the module's note)."""
+    rate = {(s.shape, s.page, s.connections): s.rps for s in samples}
+    fewest, most = min(connections), max(connections)
+    found = []
+    for shape, page in dict.fromkeys((s.shape, s.page) for s in samples):
+        login = rate.get((shape, REFERENCE, JUDGED))
+        mine = rate.get((shape, page, JUDGED))
+        share = mine / login if login and mine is not None else None
+        low, high = rate.get((shape, page, fewest)), rate.get((shape, page, most))
+        kept = high / low if low and high is not None and fewest != most else None
+        found.append(Verdict(shape, page, share, kept))
+    return found
 
 
 def table(samples: list[Sample], connections: list[int]) -> list[str]:
