@@ -14,7 +14,7 @@ from campaign.models import (
     BattleParticipant,
     CrusadeForce,
 )
-from campaign.prepared import by_pk
+from campaign.prepared import Prepared, by_pk
 
 from .alliances import choosable_alliances, has_alliances_to_pick
 from .counters import PackSection, force_pack_section, has_pack_content
@@ -152,6 +152,16 @@ def order_of_battle_forces() -> QuerySet[CrusadeForce]:
 ORDER_OF_BATTLE_FORCE = by_pk(order_of_battle_forces)
 """One force of `order_of_battle_forces`, by its key, compiled once (`campaign.prepared`)."""
 
+_SIDES_IN_PLAY = Prepared(
+    lambda force: BattleParticipant.objects.filter(
+        BattleParticipant.in_play(), force_id=force
+    ).select_related("battle"),
+    force=int,
+)
+"""The force's sides in battles not over, invited or accepted, with their battles: read
+on every look at the page of a force in a battle (its SQL cost more to build and plan
+than to run)."""
+
 
 def order_of_battle(
     force: CrusadeForce, *, can_write: bool = False, fetched: bool = False
@@ -167,8 +177,7 @@ def order_of_battle(
     if force.has_sides_in_play:
         # One query for both: the battle the force is committed to, and its invitations
         # (who invited, only when invited).
-        in_play = force.battle_entries.filter(BattleParticipant.in_play())
-        sides = list(in_play.select_related("battle"))
+        sides = _SIDES_IN_PLAY.fetch(force=force.pk)
     in_battle = any(side.is_accepted for side in sides)
     invitations = sorted(
         (side for side in sides if side.awaits_answer),

@@ -22,6 +22,7 @@ import json
 import os
 import re
 import resource
+import shlex
 import subprocess
 import sys
 import time
@@ -43,6 +44,8 @@ from tests.concurrency.live import (
 from . import league, report, throughput
 
 SHAPE = re.compile(r"(\d+)x(\d+)")
+SERVER_OPTIONS = ""
+"""gunicorn's options beyond workers and threads, as the README's Deploying runs it."""
 
 
 def positive(value: str) -> int:
@@ -73,6 +76,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--time", type=positive, default=60, help="seconds of load (default 60)")
     p.add_argument("--workers", type=positive, default=2, help="gunicorn workers (default 2)")
     p.add_argument("--threads", type=positive, default=4, help="threads per worker (default 4)")
+    p.add_argument(
+        "--gunicorn",
+        type=shlex.split,
+        default=shlex.split(SERVER_OPTIONS),
+        metavar="OPTIONS",
+        help=f"more gunicorn options (default: the README's, {SERVER_OPTIONS!r})",
+    )
     p.add_argument("--scale", choices=["league", "small"], default="league")
     p.add_argument("--postgresql", metavar="URL", help="serve from a database in this cluster")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
@@ -212,7 +222,9 @@ def warm_up(server: Server, players: Path) -> None:
 
 
 def measure_load(args, env: dict, players: Path, work: Path, scale) -> dict:
-    server = Server(env, work / "server.log", workers=args.workers, threads=args.threads)
+    server = Server(
+        env, work / "server.log", workers=args.workers, threads=args.threads, options=args.gunicorn
+    )
     say(f"load: gunicorn --workers {args.workers} --threads {args.threads}; locust "
         f"--headless -u {args.users} -r {args.spawn_rate} -t {args.time}s")  # fmt: skip
     with running(server):
@@ -276,7 +288,8 @@ def measure_throughput(args, env: dict, listed: Path, work: Path) -> dict:
     samples = []
     for workers, threads in args.shapes:
         shape = f"{workers}x{threads}"
-        server = Server(env, work / f"server-{shape}.log", workers=workers, threads=threads)
+        log = work / f"server-{shape}.log"
+        server = Server(env, log, workers=workers, threads=threads, options=args.gunicorn)
         with running(server):
             for page in pages:
                 url, cookie = server.url + page["path"], page["session"]

@@ -181,6 +181,8 @@ class Server:
     log_path: Path
     workers: int = 2
     threads: int = 8
+    options: tuple[str, ...] = ()
+    """More of gunicorn's options, as written on its command line."""
     port: int = field(default_factory=free_port)
     process: subprocess.Popen | None = None
 
@@ -202,6 +204,7 @@ class Server:
                     "--timeout=120",
                     "--graceful-timeout=10",
                     "--no-control-socket",
+                    *self.options,
                 ],
                 cwd=REPO,
                 env=self.env,
