@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import statistics
 import subprocess
 from dataclasses import dataclass
 
@@ -32,6 +33,26 @@ class Sample:
     p50_ms: float
     p99_ms: float
     errors: int
+
+
+def medians(samples: list[Sample]) -> list[Sample]:
+    """One sample for each shape, page and number of connections, from its rounds: the
+    median rate and p50, the worst p99, every error."""
+    rounds: dict[tuple[str, str, int], list[Sample]] = {}
+    for sample in samples:
+        rounds.setdefault((sample.shape, sample.page, sample.connections), []).append(sample)
+    return [
+        Sample(
+            shape,
+            page,
+            connections,
+            statistics.median(s.rps for s in taken),
+            statistics.median(s.p50_ms for s in taken),
+            max(s.p99_ms for s in taken),
+            sum(s.errors for s in taken),
+        )
+        for (shape, page, connections), taken in rounds.items()
+    ]
 
 
 def _ms(text: str) -> float:

@@ -35,7 +35,8 @@ def two_servers(
         servers = []
         for name in ("a", "b"):
             env = {**app_env, **object_store.env(), "MEDIA_ROOT": str(workdir / f"media-{name}")}
-            server = Server(env, log_path=workdir / f"gunicorn-{name}.log", threads=4)
+            log = workdir / f"gunicorn-{name}.log"
+            server = Server(env, log_path=log, threads=4, options=("--reuse-port",))
             servers.append(stack.enter_context(running(server)))
         yield servers[0], servers[1]
         for name, server in zip("AB", servers, strict=True):
