@@ -43,9 +43,12 @@ def add_picks_field(
     """The muster form's Agenda picks: the campaign's Agendas, as many as its packs allow
     (no field when its packs hold none). ``offered``: those Agendas, as the page has them
     already (`selectors.muster_agendas`)."""
-    queryset = agenda_service.offered(agenda_service.campaign_of(participant))
     # Read once: the boxes, the effects the page lists and how many may be picked all come
-    # from this list (the field's own queryset only checks what is posted).
+    # from this list (the field's own queryset only checks what is posted, so a page that
+    # shows the form with the list in hand builds none).
+    queryset = CustomContent.objects.none()
+    if offered is None or form.is_bound:
+        queryset = agenda_service.offered(agenda_service.campaign_of(participant))
     form.agenda_list = list(queryset) if offered is None else offered
     form.agendas_allowed = agenda_service.allowed_among(form.agenda_list)
     if not form.agendas_allowed:

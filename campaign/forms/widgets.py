@@ -4,6 +4,7 @@ the page), and the record form's count box."""
 
 from __future__ import annotations
 
+import functools
 import html
 
 from django import forms
@@ -12,10 +13,21 @@ from django.utils.safestring import SafeString, mark_safe
 
 def escape(value) -> str:
     """Django's `conditional_escape` (the same text), without its wrappers for lazy text:
-    the pages that build their fields in Python call it thousands of times."""
+    the pages that build their fields in Python call it thousands of times, mostly on
+    the same short texts (attribute names, classes, numbers), kept escaped."""
     if hasattr(value, "__html__"):
         return str(value.__html__())
-    return html.escape(str(value))
+    text = str(value)
+    return _escaped(text) if len(text) <= SHORT else html.escape(text)
+
+
+SHORT = 64
+"""The longest text whose escaped form is kept (`_escaped`): names, classes, numbers."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _escaped(text: str) -> str:
+    return html.escape(text)
 
 
 def attrs_html(attrs: dict) -> str:
