@@ -32,7 +32,7 @@ from .base import (
     reason_action,
     reason_field,
 )
-from .scope import ReadOnlyInline, campaign_filter
+from .scope import KeptValuesFilter, ReadOnlyInline, campaign_filter
 
 
 class ForceAddForm(ServiceForm):
@@ -232,7 +232,7 @@ class ForceAdmin(OrganiserAdmin):
     foreign key's column never does): every column shows beside the filter at 1280
     pixels."""
     list_select_related = ["player", "campaign", "provenance"]
-    list_filter = [campaign_filter(CrusadeForce), RestoredFilter, "faction"]
+    list_filter = [campaign_filter(CrusadeForce), RestoredFilter, ("faction", KeptValuesFilter)]
     actions = ["approve_restored_force", "refuse_restored_force"]
     search_fields = ["name", "player__username", "faction"]
     search_help_text = "Force name, player username or faction."

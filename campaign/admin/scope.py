@@ -128,6 +128,25 @@ class VersionedCountPaginator(Paginator):
         return found
 
 
+class KeptValuesFilter(admin.AllValuesFieldListFilter):
+    """Django's filter by a field's values (a league's factions), the values kept under
+    the state of the campaigns the organiser sees (`organised_version`): a force's
+    faction changes with a history row naming it. Read each look for a superuser, who
+    sees rows of no campaign too."""
+
+    def __init__(self, field, request, params, model, model_admin, field_path) -> None:
+        super().__init__(field, request, params, model, model_admin, field_path)
+        if is_superuser(request):
+            return
+        label = model._meta.label_lower
+        key = f"admin-values:{label}:{field_path}:{organised_version(request)}"
+        found = shared_cache.get(key)
+        if found is None:
+            found = list(self.lookup_choices)
+            shared_cache.set(key, found, FRAGMENT_SECONDS)
+        self.lookup_choices = found
+
+
 def organised_campaign_ids(request: HttpRequest) -> frozenset[int]:
     """The campaigns the user organises (cached on the request)."""
     cached = getattr(request, "_organised_campaign_ids", None)

@@ -93,7 +93,8 @@ def picked(form: forms.Form) -> list[CustomContent]:
 def add_mark_fields(form: forms.Form, participant: BattleParticipant, army: list[BattleUnit]):
     """The record form's Agenda boxes: for each picked Agenda, each unit of the army, a
     tick (or how many times, for a tally Agenda). Amending starts from what was recorded."""
-    form.agenda_picks = agenda_service.side_picks(participant)
+    picked = getattr(participant, "picked_agendas", None)  # read with the page's army
+    form.agenda_picks = agenda_service.side_picks(participant) if picked is None else picked
     form.agenda_fields = {}
     if not form.agenda_picks:
         return

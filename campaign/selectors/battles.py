@@ -472,11 +472,15 @@ def record_page(participant: BattleParticipant) -> RecordPage:
     """One side's army, ready for its player to record what each unit did."""
     battle = participant.battle
     mine = {"side": participant.pk}
-    sides, army, *facts = fetch_together(
-        (_SIDES, {"battle": battle.pk}), (_ARMY, mine), *((q, mine) for _, q in _ARMY_FACTS)
+    sides, army, picks, *facts = fetch_together(
+        (_SIDES, {"battle": battle.pk}),
+        (_ARMY, mine),
+        (agenda_service.SIDE_PICKS, mine),
+        *((q, mine) for _, q in _ARMY_FACTS),
     )
     side = next(s for s in sides if s.pk == participant.pk)
     side.battle = battle
+    side.picked_agendas = agenda_service.picks_by_key(picks)  # the form's (`add_mark_fields`)
     for (to_attr, _), rows in zip(_ARMY_FACTS, facts, strict=True):
         found: dict[int, list] = {}
         for row in rows:  # a card is in an army once

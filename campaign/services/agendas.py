@@ -103,10 +103,15 @@ def save_picks(*, participant: BattleParticipant, agendas: Iterable[CustomConten
 def side_picks(participant: BattleParticipant | int) -> dict[int, CustomContent]:
     """The Agendas a side picked, by key, in the order picked."""
     pk = participant if isinstance(participant, int) else participant.pk
-    return {pick.agenda_id: pick.agenda for pick in _SIDE_PICKS.fetch(side=pk)}
+    return picks_by_key(SIDE_PICKS.fetch(side=pk))
 
 
-_SIDE_PICKS = Prepared(
+def picks_by_key(picks: Iterable[AgendaPick]) -> dict[int, CustomContent]:
+    """`side_picks` from the rows `SIDE_PICKS` read."""
+    return {pick.agenda_id: pick.agenda for pick in picks}
+
+
+SIDE_PICKS = Prepared(
     lambda side: (
         AgendaPick.objects.filter(participant_id=side).select_related("agenda").order_by("pk")
     ),

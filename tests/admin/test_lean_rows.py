@@ -177,3 +177,28 @@ def test_a_search_is_counted_at_every_look(organiser_client, league):
     url = reverse("admin:campaign_unit_changelist")
     counts = [_count_queries(organiser_client, url, {"q": "Captain"})[1] for _ in range(2)]
     assert counts == [1, 1]
+
+
+def _factions(client, url) -> tuple[list[str], int]:
+    """The forces list's faction filter, and how many DISTINCT queries its look asked."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    specs = response.context["cl"].filter_specs
+    spec = next(s for s in specs if getattr(s, "field_path", None) == "faction")
+    return list(spec.lookup_choices), sum("DISTINCT" in q["sql"] for q in queries)
+
+
+def test_the_faction_filter_is_kept_until_its_campaign_changes(organiser_client, league):
+    """The factions an organiser's forces list filters by are read once, then kept under
+    the campaigns' state: a new force's faction is there at the next look."""
+    cache.clear()
+    url = reverse("admin:campaign_crusadeforce_changelist")
+    first, asked_first = _factions(organiser_client, url)
+    again, asked_again = _factions(organiser_client, url)
+
+    make_force(campaign=league.campaign, faction="Adeptus Custodes")
+    after, asked_after = _factions(organiser_client, url)
+
+    assert (asked_first, asked_again, asked_after) == (1, 0, 1)
+    assert again == first and "Adeptus Custodes" not in first
+    assert after == sorted([*first, "Adeptus Custodes"])
