@@ -226,7 +226,8 @@ def measure_load(args, env: dict, players: Path, work: Path, scale) -> dict:
     server = Server(
         env, work / "server.log", workers=args.workers, threads=args.threads, options=args.gunicorn
     )
-    say(f"load: gunicorn --workers {args.workers} --threads {args.threads}; locust "
+    options = " ".join(["", *args.gunicorn])
+    say(f"load: gunicorn --workers {args.workers} --threads {args.threads}{options}; locust "
         f"--headless -u {args.users} -r {args.spawn_rate} -t {args.time}s")  # fmt: skip
     with running(server):
         warm_up(server, players)
