@@ -119,6 +119,17 @@ def test_throughput_is_not_met_where_a_number_of_connections_was_not_measured():
     assert not any(v.met for v in throughput.verdicts(_samples(rates), [16]))
 
 
+def test_a_page_measured_without_the_login_page_is_said_unknown_and_not_met():
+    verdicts = throughput.verdicts(
+        _samples({("dashboard", 4): 300, ("dashboard", 16): 320}), [4, 16]
+    )
+    (verdict,) = verdicts
+    assert not verdict.met
+    assert (
+        verdict.line() == "2x4 dashboard: ? the login's rate, 1.07x from fewest to most connections"
+    )
+
+
 def test_throughput_judges_each_page_on_the_median_of_its_rounds():
     """A slow minute of the machine in one round does not decide a page's verdict."""
     rounds = [(900, 10, 40, 0), (300, 50, 900, 2), (860, 12, 45, 0)]

@@ -90,11 +90,16 @@ def picked(form: forms.Form) -> list[CustomContent]:
     return list(form.cleaned_data.get(agenda_service.PICKS_FIELD) or [])
 
 
-def add_mark_fields(form: forms.Form, participant: BattleParticipant, army: list[BattleUnit]):
+def add_mark_fields(
+    form: forms.Form,
+    participant: BattleParticipant,
+    army: list[BattleUnit],
+    picks: dict[int, CustomContent] | None = None,
+):
     """The record form's Agenda boxes: for each picked Agenda, each unit of the army, a
-    tick (or how many times, for a tally Agenda). Amending starts from what was recorded."""
-    picked = getattr(participant, "picked_agendas", None)  # read with the page's army
-    form.agenda_picks = agenda_service.side_picks(participant) if picked is None else picked
+    tick (or how many times, for a tally Agenda). Amending starts from what was recorded.
+    ``picks``: the side's picked Agendas, when the page has read them already."""
+    form.agenda_picks = agenda_service.side_picks(participant) if picks is None else picks
     form.agenda_fields = {}
     if not form.agenda_picks:
         return

@@ -50,7 +50,14 @@ class SideRecordForm(forms.Form):
     """One side's end of the battle, filled in by its player: the result they claim and
     what each of their units did. Amending starts from what the side recorded before."""
 
-    def __init__(self, *args, participant: BattleParticipant, army: list[BattleUnit], **kw):
+    def __init__(
+        self,
+        *args,
+        participant: BattleParticipant,
+        army: list[BattleUnit],
+        agenda_picks: dict | None = None,
+        **kw,
+    ):
         super().__init__(*args, **kw)
         self.participant = participant
         self.army = army
@@ -93,7 +100,7 @@ class SideRecordForm(forms.Form):
                 initial=entry.bonus_xp_reason,
                 widget=BonusReasonInput,
             )
-        agendas.add_mark_fields(self, participant, army)
+        agendas.add_mark_fields(self, participant, army, agenda_picks)
 
     def clean(self) -> dict:
         data = super().clean()

@@ -433,6 +433,8 @@ class RecordPage:
     """The side being recorded, with its army and the army's cards (honours, scars)."""
     refusal: str | None
     """Why this side can't record now (None: it can)."""
+    agenda_picks: dict[int, CustomContent]
+    """The Agendas the side picked (`services.agendas.side_picks`), read with its army."""
 
     @property
     def battle(self) -> Battle:
@@ -480,7 +482,6 @@ def record_page(participant: BattleParticipant) -> RecordPage:
     )
     side = next(s for s in sides if s.pk == participant.pk)
     side.battle = battle
-    side.picked_agendas = agenda_service.picks_by_key(picks)  # the form's (`add_mark_fields`)
     for (to_attr, _), rows in zip(_ARMY_FACTS, facts, strict=True):
         found: dict[int, list] = {}
         for row in rows:  # a card is in an army once
@@ -489,4 +490,6 @@ def record_page(participant: BattleParticipant) -> RecordPage:
             setattr(entry.unit, to_attr, found.get(entry.unit_id, []))
     give_related([side], "army", army)
     _link_entries(army)  # a Leader and its Bodyguard are of one army
-    return RecordPage(side, recording_refusal(battle, sides, side))
+    return RecordPage(
+        side, recording_refusal(battle, sides, side), agenda_service.picks_by_key(picks)
+    )

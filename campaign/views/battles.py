@@ -257,7 +257,12 @@ def army_record(request: HttpRequest, pk: int) -> HttpResponse:
     if page.refusal:
         messages.warning(request, page.refusal)
         return redirect(page.battle)
-    form = SideRecordForm(posted(request), participant=page.participant, army=page.army)
+    form = SideRecordForm(
+        posted(request),
+        participant=page.participant,
+        army=page.army,
+        agenda_picks=page.agenda_picks,
+    )
     context = {"battle": page.battle, "participant": page.participant, "form": form}
     if request.method == "POST" and "edit" not in request.POST and form.is_valid():
         try:

@@ -287,7 +287,7 @@ def measure_throughput(args, env: dict, listed: Path, work: Path) -> dict:
     """Every page a player opens (`players.pages`), each shape, each number of connections;
     then the verdicts (`throughput.verdicts`)."""
     pages = json.loads(listed.read_text())
-    samples = []
+    measured = []
     for workers, threads in args.shapes:
         shape = f"{workers}x{threads}"
         log = work / f"server-{shape}.log"
@@ -306,7 +306,7 @@ def measure_throughput(args, env: dict, listed: Path, work: Path) -> dict:
                         rps, p50, p99, errors = throughput.wrk(
                             url, connections=connections, seconds=args.seconds, cookie=cookie
                         )
-                        samples.append(
+                        measured.append(
                             throughput.Sample(
                                 shape, page["page"], connections, rps, p50, p99, errors
                             )
@@ -314,7 +314,6 @@ def measure_throughput(args, env: dict, listed: Path, work: Path) -> dict:
                         say(f"  {shape} round {round_number} {page['page']:20} {connections:3} "
                             f"connections: {rps:6.0f} req/s, p50 {p50:.0f} ms, p99 {p99:.0f} ms, "
                             f"{errors} errors")  # fmt: skip
-    measured = samples
     samples = throughput.medians(measured)
     say("")
     say("\n".join(throughput.table(samples, args.connections)))

@@ -109,9 +109,14 @@ class Verdict:
         return share_met and self.kept is not None and self.kept >= STEADY
 
     def line(self) -> str:
-        share = "" if self.page == REFERENCE else f"{self.share:.2f}x the login's rate, "
-        kept = f"{self.kept:.2f}x" if self.kept is not None else "?"
-        return f"{self.shape} {self.page}: {share}{kept} from fewest to most connections"
+        share = "" if self.page == REFERENCE else f"{_times(self.share)} the login's rate, "
+        return (
+            f"{self.shape} {self.page}: {share}{_times(self.kept)} from fewest to most connections"
+        )
+
+
+def _times(ratio: float | None) -> str:
+    return "?" if ratio is None else f"{ratio:.2f}x"
 
 
 def verdicts(samples: list[Sample], connections: list[int]) -> list[Verdict]:
