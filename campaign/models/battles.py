@@ -85,9 +85,14 @@ class Battle(models.Model):
             # index rather than sorted, thousands of them for a page of fifty.
             models.Index(fields=["campaign", "-date", "-id"], name="battle_campaign_newest"),
             # What the campaign page's cached parts are kept under (`selectors.versions`):
-            # its newest battle, and how many are completed or voided, read from these
-            # alone rather than from every battle of the league on each look.
-            models.Index(fields=["campaign", "id"], name="battle_campaign_number"),
+            # its newest battle over a territory, and how many are completed or voided,
+            # read from these alone rather than from every battle of the league on each
+            # look.
+            models.Index(
+                fields=["campaign", "id"],
+                condition=Q(territory__isnull=False),
+                name="battle_campaign_fought_over",
+            ),
             models.Index(fields=["campaign", "status"], name="battle_campaign_status"),
         ]
 

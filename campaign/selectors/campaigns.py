@@ -57,6 +57,7 @@ STANDINGS_COLUMNS = (
     "alliance__colour",
 )
 """What the standings table shows of a force, read as bare values."""
+VICTORIES = STANDINGS_COLUMNS.index("victories")
 
 BATTLE_COLUMNS = ("pk", "date", "battle_size", "mission", "status")
 """What the list of battles shows of a battle, read as bare values."""
@@ -215,10 +216,10 @@ class CampaignOverview:
         """What the standings table is cached under, inside the page's fragment: the
         values it shows of this page of forces, read bare, so a change to a force that
         none of its columns show (its goals, a card's notes) leaves it be, and one that
-        does (a name, a win, points, supply, an alliance) shows at once."""
+        does (a name, a win, points, supply, an alliance) shows at once. The same for
+        every viewer: the page marks the viewer's own forces after the cache."""
         shown = self._standings_shown
-        rows = shown.object_list
-        return digest(shown.number, shown.paginator.num_pages, self.my_force_ids, rows)
+        return digest(shown.number, shown.paginator.num_pages, shown.object_list)
 
     @cached_property
     def _leaders(self) -> list[Standing]:
@@ -228,17 +229,19 @@ class CampaignOverview:
 
     @property
     def chart_version(self) -> str:
-        """What the chart is cached under: the forces it draws, in order, with their
-        names, and the version of the campaign's results. It shows only their names and
-        the completed battles they won, so a change to a force that is no result (its
-        goals, a card) leaves it be (`selectors.versions.results_version`)."""
+        """What the chart is cached under: the forces it draws, in order, with their names
+        and victories, and how many of the campaign's battles were voided. It shows only
+        their names and the completed battles they won: a force's victories move on with
+        each battle it wins, and a win that leaves the chart again is a void. So a battle
+        none of them won (and any change to a force that is no result: its goals, a
+        card) leaves it be."""
         shown = self._standings_shown
         if shown.number == 1:
-            leaders = [row[:2] for row in shown.object_list[: charts.MOST_LINES]]
+            leaders = [(*row[:2], row[VICTORIES]) for row in shown.object_list[: charts.MOST_LINES]]
         else:
             forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER)
-            leaders = list(forces.values_list("pk", "name")[: charts.MOST_LINES])
-        return digest(results_version(self.campaign), leaders)
+            leaders = list(forces.values_list("pk", "name", "victories")[: charts.MOST_LINES])
+        return digest(self.campaign.voided_battles, leaders)
 
     @property
     def phases_version(self) -> str:

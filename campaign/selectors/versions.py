@@ -28,19 +28,21 @@ changes nothing on the map, which shows the campaign's own rows (its territories
 holds them, their control points, the alliances and phases: every change to them writes
 a history row that names the campaign and no force) and the battles fought over its
 territories (a battle is only ever fought over its own campaign's). Those battles are
-named by the campaign's newest battle's number and how many of its battles were voided:
-a new battle has a higher number than any before it, a void is never undone, and what
-the map shows of a battle (its size, date and territory) is set when it starts, so the
-pair moves with every change to the set. Both come in the campaign's query, by the
-index on the battles' campaign (`map_versions`).
+named by the number of the campaign's newest battle over a territory and how many of its
+battles were voided: a new battle has a higher number than any before it, a void is
+never undone, and what the map shows of a battle (its size, date and territory) is set
+when it starts, so the pair moves with every change to the set. A battle over no
+territory leaves the map as it was, whether it starts or ends. Both come in the
+campaign's query, by the battles' indexes (`map_versions`).
 
 **The results' version** names what the campaign's completed battles scored: the wins
 chart and the alliances' standings show only that (and the names of what they count). It
-is how many of the campaign's battles were completed and how many voided, with the
-newest battle's number: a side's result and points are set when its battle completes and
-never changed after (a void moves the battle out of the completed ones, and is never
-undone), so with the voids fixed the completed ones only grow, and the three numbers
-move with every change to the results. They come in the same query (`map_versions`).
+is how many of the campaign's battles were completed and how many voided: a side's result
+and points are set when its battle completes and never changed after, a void moves a
+battle out of the completed ones (or out of those being played) and is never undone. So
+the voids only grow, and with them fixed the completed ones only grow: the pair never
+names two states, and a battle that starts leaves it be. Both come in the same query
+(`map_versions`).
 
 **A battle's version** names what its page shows of its sides as they play it: each
 side's answer, army and record, and the battle's status. Every change to a side, or to
@@ -111,11 +113,12 @@ def campaign_version(campaign: Campaign) -> str:
 
 
 def map_versions(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
-    """Campaigns with ``newest_battle`` (its number, 0 without any), ``voided_battles``,
-    ``completed_battles`` and ``open_battles`` (how many of their battles were voided,
-    completed, and are still being played), in the campaigns' own query. The counts are
-    of rows (``COUNT(*)``), which PostgreSQL can read from the battles' index on their
-    campaign and status alone."""
+    """Campaigns with ``newest_fought_over`` (the number of their newest battle over a
+    territory, 0 without any), ``voided_battles``, ``completed_battles`` and
+    ``open_battles`` (how many of their battles were voided, completed, and are still
+    being played), in the campaigns' own query. The counts are of rows (``COUNT(*)``),
+    which PostgreSQL can read from the battles' index on their campaign and status alone;
+    the newest battle over a territory comes from an index of those battles alone."""
     battles = Battle.objects.filter(campaign=OuterRef("pk")).order_by().values("campaign")
 
     def counted(*statuses: str) -> CombinedExpression | Coalesce:
@@ -132,7 +135,10 @@ def map_versions(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
         return functools.reduce(operator.add, counts)
 
     return campaigns.annotate(
-        newest_battle=Coalesce(Subquery(battles.order_by("-pk").values("pk")[:1]), Value(0)),
+        newest_fought_over=Coalesce(
+            Subquery(battles.filter(territory__isnull=False).order_by("-pk").values("pk")[:1]),
+            Value(0),
+        ),
         voided_battles=counted(Battle.Status.VOIDED),
         completed_battles=counted(Battle.Status.COMPLETED),
         open_battles=counted(*Battle.OPEN_STATUSES),
@@ -141,13 +147,13 @@ def map_versions(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
 
 def map_version(campaign: Campaign) -> str:
     """The version of the campaign's map (``campaign`` comes from `map_versions`)."""
-    return f"{campaign.revision}-{campaign.newest_battle}-{campaign.voided_battles}"
+    return f"{campaign.revision}-{campaign.newest_fought_over}-{campaign.voided_battles}"
 
 
 def results_version(campaign: Campaign) -> str:
     """The version of what the campaign's completed battles scored (``campaign`` comes
     from `map_versions`)."""
-    return f"{campaign.newest_battle}-{campaign.completed_battles}-{campaign.voided_battles}"
+    return f"{campaign.completed_battles}-{campaign.voided_battles}"
 
 
 def _total(values: QuerySet, column: str) -> Coalesce:

@@ -29,7 +29,14 @@ BUILT = {
     "the list of battles": '"campaign_battle"."created_by_id"',
     "the phases": 'FROM "campaign_phase" WHERE',
     "the alliances": 'FROM "campaign_alliance"',
+    "the standings table": '"campaign_alliance"."created_at" FROM "campaign_crusadeforce"',
 }
+
+
+def built(queries) -> list[str]:
+    """The parts of the page a look built again, by the queries it made."""
+    sql = [query["sql"] for query in queries.captured_queries]
+    return [name for name, mark in BUILT.items() if any(mark in s for s in sql)]
 
 
 @pytest.fixture
@@ -85,8 +92,7 @@ def test_a_change_to_a_force_that_no_list_shows_builds_none_of_them_again(client
     with CaptureQueriesContext(connection) as queries:
         page = look(client, campaign, forces[0].player)
 
-    sql = [query["sql"] for query in queries.captured_queries]
-    assert [name for name, mark in BUILT.items() if any(mark in s for s in sql)] == []
+    assert built(queries) == []
     assert "Krieg 83rd" in standings(page) and "Krieg 83rd" in battles(page)
     assert "Wardens" in alliances(page)
 
@@ -116,6 +122,53 @@ def test_a_completed_battle_shows_at_once_in_every_list(client, league):
     row = standings(page).split("Night Lords")[1].split("</tr>")[0]
     assert 'data-label="Battles">1<' in row and 'data-label="Wins">1<' in row
     assert alliances(page) != alliances(before)
+
+
+def test_a_battle_that_starts_changes_no_result_so_builds_only_the_list_of_battles(client, league):
+    campaign, _, forces = league
+    look(client, campaign, forces[2].player)
+
+    make_battle(forces[2], forces[3], campaign=campaign)
+    with CaptureQueriesContext(connection) as queries:
+        page = look(client, campaign, forces[2].player)
+
+    assert built(queries) == ["the list of battles"]
+    assert "Night Lords" in battles(page) and "In progress" in battles(page)
+
+
+def test_a_drawn_battle_leaves_the_wins_chart_and_shows_everywhere_else(client, league):
+    """The chart draws the top forces' wins: a draw moves no force's victories."""
+    campaign, _, forces = league
+    before = look(client, campaign, forces[2].player)
+
+    make_recorded_battle(forces[2], forces[3], campaign=campaign, result="draw")
+    with CaptureQueriesContext(connection) as queries:
+        page = look(client, campaign, forces[2].player)
+
+    assert "the wins chart" not in built(queries)
+    assert {"the list of battles", "the alliances' totals", "the standings table"} <= set(
+        built(queries)
+    )
+    row = standings(page).split("Night Lords")[1].split("</tr>")[0]
+    assert 'data-label="Battles">1<' in row and 'data-label="Wins">0<' in row
+    assert alliances(page) != alliances(before)
+
+
+def test_the_standings_table_is_built_once_for_every_player_and_marks_each_ones_own(client, league):
+    campaign, _, forces = league
+    make_recorded_battle(forces[2], forces[3], campaign=campaign)
+    first = look(client, campaign, forces[2].player)
+
+    with CaptureQueriesContext(connection) as queries:
+        second = look(client, campaign, forces[3].player)
+
+    assert "the standings table" not in built(queries)
+    mine = 'class="table__row--mine"'
+    assert f'<tr data-force="{forces[2].pk}" {mine}>' in standings(first)
+    assert f'<tr data-force="{forces[3].pk}">' in standings(first)
+    assert f'<tr data-force="{forces[3].pk}" {mine}>' in standings(second)
+    assert f'<tr data-force="{forces[2].pk}">' in standings(second)
+    assert standings(first).count(mine) == standings(second).count(mine) == 1
 
 
 def test_a_voided_battle_leaves_every_list_at_once(client, league):
@@ -165,11 +218,10 @@ def test_a_member_who_joins_or_raises_a_force_shows_in_the_members_at_once(clien
 
 
 def test_the_pages_versions_are_read_from_the_battles_indexes():
-    """The campaign page's cached parts are kept under its newest battle and its counts of
-    completed and voided battles (and its list counts the completed and the open ones):
-    read from indexes, not from every battle of a league's
-    season on each look (PostgreSQL chooses from its statistics; the indexes are there
-    for it too)."""
+    """The campaign page's cached parts are kept under its newest battle over a territory
+    and its counts of completed and voided battles (and its list counts the completed and
+    the open ones): read from indexes, not from every battle of a league's season on each
+    look (PostgreSQL chooses from its statistics; the indexes are there for it too)."""
     from campaign.models import Campaign
     from campaign.selectors.versions import map_versions
 
@@ -179,11 +231,12 @@ def test_the_pages_versions_are_read_from_the_battles_indexes():
         # One count for each status: voided, completed, and each of the open ones.
         counted = 2 + len(Battle.OPEN_STATUSES)
         assert plan.count("USING COVERING INDEX battle_campaign_status") == counted, plan
+        assert "USING INDEX battle_campaign_fought_over" in plan, plan
         assert "SCAN U0" not in plan, plan
     with connection.cursor() as cursor:
         indexes = connection.introspection.get_constraints(cursor, Battle._meta.db_table)
     assert indexes["battle_campaign_status"]["columns"] == ["campaign_id", "status"]
-    assert indexes["battle_campaign_number"]["columns"] == ["campaign_id", "id"]
+    assert indexes["battle_campaign_fought_over"]["columns"] == ["campaign_id", "id"]
 
 
 def test_the_battles_list_counts_what_it_lists_without_a_count_of_its_own(

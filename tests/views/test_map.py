@@ -16,7 +16,7 @@ from django.utils import timezone
 from campaign import services
 from campaign.models import Alliance, Battle, Campaign, CrusadeForce, Phase, Territory
 from campaign.selectors.territories import NOBODY, _label, campaign_map
-from tests.factories import make_recorded_battle
+from tests.factories import make_battle, make_recorded_battle
 from tests.maps.helpers import war
 
 from .helpers import count_queries
@@ -205,6 +205,24 @@ def test_a_battle_started_over_a_territory_links_to_it_on_the_map(client):
     assert response.status_code == 302 and battle.territory == moon
     body = client.get(reverse("battle_detail", args=[battle.pk])).content.decode()
     assert f'href="/campaigns/{w.campaign.pk}/#territory-moon">The Moon</a>' in body
+
+
+def test_a_battle_over_no_territory_leaves_the_map_as_it_was_and_one_over_a_territory_shows(
+    client,
+):
+    """The map is cached under its newest battle over a territory (`selectors.versions`):
+    a battle fought elsewhere, started or ended, does not build it again."""
+    w = war()
+    page(client, w)
+    make_recorded_battle(w.loyal, w.traitor, campaign=w.campaign)
+
+    with CaptureQueriesContext(connection) as queries:
+        page(client, w)
+    assert not any("ROW_NUMBER" in query["sql"] for query in queries.captured_queries)
+
+    battle = make_battle(w.loyal, w.traitor, campaign=w.campaign, territory=w.territory("moon"))
+    row = re.search(r'<tr id="territory-moon">.*?</tr>', page(client, w), re.S).group()
+    assert f'href="/battles/{battle.pk}/"' in row
 
 
 def test_a_territory_out_of_reach_is_refused_next_to_the_field(client):
