@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from functools import cached_property, partial
+from typing import NamedTuple
 
 from django.core.paginator import Page
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from campaign import charts, rules
 from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, Membership
@@ -112,11 +114,40 @@ _MY_FORCES = Prepared(
 )
 
 
+class AllianceMark(NamedTuple):
+    """What a row shows of a force's alliance: its badge."""
+
+    name: str
+    colour: str
+
+
+class ForceLine(NamedTuple):
+    """A force as the standings show it, from the bare values the table reads
+    (`STANDINGS_COLUMNS`): no model is built for a row."""
+
+    pk: int
+    name: str
+    faction: str
+    player_username: str
+    battle_tally: int
+    victories: int
+    crusade_points: int
+    campaign_points: int
+    supply_used: int
+    supply_limit: int
+    alliance: AllianceMark | None
+
+    @classmethod
+    def of(cls, row: tuple) -> ForceLine:
+        *values, alliance_name, alliance_colour = row
+        alliance = AllianceMark(alliance_name, alliance_colour) if alliance_name else None
+        return cls(*values, alliance)
+
+
 @dataclass(frozen=True)
 class Standing:
-    force: CrusadeForce
+    force: ForceLine
     crusade_points: int
-    units: int
     position: int = 0
     """1 for the leading force."""
 
@@ -127,6 +158,32 @@ class Standing:
     @property
     def victories(self) -> int:
         return self.force.victories
+
+
+class SideLine(NamedTuple):
+    """A side as the list of battles names it: its force and its result ("" for none)."""
+
+    force_name: str
+    result: str
+
+    def get_result_display(self) -> str:
+        """The result's label, as a side's own (`battles/_result_badge.html`)."""
+        return BattleParticipant.Result(self.result).label
+
+
+class BattleLine(NamedTuple):
+    """A battle as the campaign page lists it, from the bare values its key reads."""
+
+    pk: int
+    date: datetime.date
+    battle_size: str
+    mission: str
+    status: str
+    sides: list[SideLine]
+
+    @property
+    def status_label(self) -> str:
+        return Battle.Status(self.status).label
 
 
 @dataclass(frozen=True)
@@ -171,27 +228,18 @@ class CampaignOverview:
         """The newest entries of the campaign's log (`selectors.chronicle`)."""
         return latest_entries(self.campaign)
 
-    @cached_property
-    def _forces(self):
-        # The forces' stored totals, ranked by the database as the rules order standings.
-        return self.campaign.forces.select_related("player", "alliance").order_by(
-            *rules.STANDINGS_ORDER
-        )
-
-    @cached_property
+    @property
     def standings_page(self) -> Page:
-        count = self._standings_shown.paginator.count
-        return paginate(
-            self._forces, self.standings_page_number, per_page=STANDINGS_PER_PAGE, count=count
-        )
+        """This page of the standings (its rows are bare values: `standings` reads them)."""
+        return self._standings_shown
 
     @cached_property
     def standings(self) -> list[Standing]:
-        """This page of the standings."""
-        shown = self.standings_page
+        """This page of the standings, from the values its key reads: no other query."""
+        shown = self._standings_shown
         return [
-            Standing(force, force.crusade_points, force.unit_count, shown.start_index() + i)
-            for i, force in enumerate(shown.object_list)
+            Standing(line, line.crusade_points, shown.start_index() + i)
+            for i, line in enumerate(map(ForceLine.of, shown.object_list))
         ]
 
     @cached_property
@@ -223,9 +271,11 @@ class CampaignOverview:
 
     @cached_property
     def _leaders(self) -> list[Standing]:
-        if self.standings_page.number == 1:
+        if self._standings_shown.number == 1:
             return self.standings[: charts.MOST_LINES]
-        return [Standing(force, 0, 0) for force in self._forces[: charts.MOST_LINES]]
+        forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER)
+        top = forces.values_list(*STANDINGS_COLUMNS)[: charts.MOST_LINES]
+        return [Standing(ForceLine.of(row), 0) for row in top]
 
     @property
     def chart_version(self) -> str:
@@ -283,13 +333,6 @@ class CampaignOverview:
         return _listed(self.campaign.pk)
 
     @cached_property
-    def battles(self) -> Page:
-        battles = self._battles_listed().prefetch_related(
-            Prefetch("participants", queryset=side_lines(sides_shown()))
-        )
-        return paginate(battles, self.page, per_page=self.per_page, count=self._battle_count)
-
-    @cached_property
     def _battle_count(self) -> int:
         """How many battles the list has, for its key and its rows alike: the completed
         ones and those still being played, which the campaign's read counts already
@@ -300,11 +343,9 @@ class CampaignOverview:
         return self._battles_listed().count()
 
     @cached_property
-    def battles_key(self) -> str:
-        """What the list of battles is cached under, inside its fragment: the columns it
-        shows of this page of battles and of their sides, read as bare values (a battle
-        completed, voided or started, a side's result, a force renamed all show at once;
-        a change to a force that the list doesn't show leaves it be)."""
+    def _battles_shown(self) -> tuple[Page, list[tuple]]:
+        """This page of battles, as the bare values of `BATTLE_COLUMNS`, and their sides'
+        (battle, force name, result), in the order the list names them."""
         listed = self._battles_listed().values_list(*BATTLE_COLUMNS)
         if self.per_page == BATTLES_PER_PAGE and str(self.page or 1) == "1":
             # The page as it opens: its battles and their sides read together.
@@ -317,21 +358,41 @@ class CampaignOverview:
                 count=self._battle_count,
                 first_page=partial(list, first),
             )
-            rows = list(shown.object_list)
-        else:
-            shown = paginate(listed, self.page, per_page=self.per_page, count=self._battle_count)
-            rows = list(shown.object_list)
-            sides = list(
-                sides_shown()
-                .filter(battle_id__in=[row[0] for row in rows])
-                .order_by("battle", "pk")
-                .values_list("battle_id", "force__name", "result")
-            )
-        return digest(shown.number, shown.paginator.num_pages, rows, sides)
+            shown.object_list = list(shown.object_list)
+            return shown, list(sides)
+        shown = paginate(listed, self.page, per_page=self.per_page, count=self._battle_count)
+        shown.object_list = list(shown.object_list)
+        sides = list(
+            sides_shown()
+            .filter(battle_id__in=[row[0] for row in shown.object_list])
+            .order_by("battle", "pk")
+            .values_list("battle_id", "force__name", "result")
+        )
+        return shown, sides
 
     @property
-    def recent_battles(self) -> list[Battle]:
-        return list(self.battles.object_list)
+    def battles(self) -> Page:
+        """This page of battles (its rows are bare values: `recent_battles` reads them)."""
+        return self._battles_shown[0]
+
+    @property
+    def battles_key(self) -> str:
+        """What the list of battles is cached under, inside its fragment: the columns it
+        shows of this page of battles and of their sides, read as bare values (a battle
+        completed, voided or started, a side's result, a force renamed all show at once;
+        a change to a force that the list doesn't show leaves it be)."""
+        shown, sides = self._battles_shown
+        return digest(shown.number, shown.paginator.num_pages, shown.object_list, sides)
+
+    @cached_property
+    def recent_battles(self) -> list[BattleLine]:
+        """This page of battles with their sides, from the values its key reads: no other
+        query."""
+        shown, sides = self._battles_shown
+        by_battle: dict[int, list[SideLine]] = {row[0]: [] for row in shown.object_list}
+        for battle, force_name, result in sides:
+            by_battle[battle].append(SideLine(force_name, result))
+        return [BattleLine(*row, by_battle[row[0]]) for row in shown.object_list]
 
     @property
     def my_force_ids(self) -> list[int]:

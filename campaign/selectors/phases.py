@@ -2,25 +2,28 @@
 overall, alliance standings and their chart.
 
 A fixed number of queries whatever the number of phases, alliances, forces and battles:
-the phases (at most `MOST_PHASES`), the alliances, one aggregate of the sides of completed
-battles per alliance and phase (its rows are alliances x phases, whatever the battles),
-and for a phase asked for (``?phase=N``) a page of its forces' standings (a count and the
-page, the database adding up its battles)."""
+the phases (at most `MOST_PHASES`), the alliances, an aggregate of the sides of completed
+battles per alliance and phase (its rows are alliances x phases, whatever the battles:
+the current phase's at each look, the other phases' kept until a battle of theirs
+completes or is voided), and for a phase asked for (``?phase=N``) a page of its forces'
+standings (a count and the page, the database adding up its battles)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.core.cache import cache
 from django.core.paginator import Page
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
 from campaign import charts, rules
 from campaign.models import Alliance, Battle, BattleParticipant, Campaign, Phase
+from campaign.prepared import Prepared, fetch_together
 
 from .paging import paginate
+from .versions import FRAGMENT_SECONDS
 
 PHASE_STANDINGS_PER_PAGE = 20
 DONE, CURRENT, TO_COME = "done", "current", "to come"
@@ -165,13 +168,17 @@ def _state(phase: Phase, current: Phase | None) -> str:
     return TO_COME
 
 
-def _totals(campaign: Campaign) -> dict:
-    rows = (
-        BattleParticipant.objects.filter(
-            battle__campaign=campaign,
-            battle__status=Battle.Status.COMPLETED,
-            alliance__isnull=False,
-        )
+def _completed_sides(campaign: int):
+    return BattleParticipant.objects.filter(
+        battle__campaign_id=campaign, battle__status=Battle.Status.COMPLETED
+    )
+
+
+def _added_up(sides):
+    """Battles, wins and Campaign Points of ``sides`` per (alliance, phase): its rows are
+    alliances x phases, whatever the battles."""
+    return (
+        sides.filter(alliance__isnull=False)
         .values("alliance_id", "battle__phase_id")
         .annotate(
             battles=Count("battle_id", distinct=True),
@@ -180,10 +187,65 @@ def _totals(campaign: Campaign) -> dict:
         )
         .order_by()
     )
-    totals: dict = defaultdict(dict)
-    for row in rows:
-        totals[(row["alliance_id"], row["battle__phase_id"])] = row
-    return dict(totals)
+
+
+def _by_key(rows) -> dict:
+    return {(row["alliance_id"], row["battle__phase_id"]): row for row in rows}
+
+
+# The current phase's totals and how many of its battles were completed, at each look
+# after a result: compiled once, read together (`campaign.prepared`).
+_NOW = Prepared(
+    lambda campaign, phase: _added_up(_completed_sides(campaign).filter(battle__phase_id=phase)),
+    campaign=int,
+    phase=int,
+)
+_COMPLETED_NOW = Prepared(
+    lambda campaign, phase: (
+        Battle.objects.filter(campaign_id=campaign, phase_id=phase, status=Battle.Status.COMPLETED)
+        .order_by()
+        .values("campaign_id")
+        .annotate(n=Count("*"))
+        .values_list("n", flat=True)
+    ),
+    campaign=int,
+    phase=int,
+)
+
+
+def _totals(campaign: Campaign) -> dict:
+    """Each alliance's battles, wins and Campaign Points per phase, from the sides of the
+    campaign's completed battles.
+
+    While a phase is being played, the battles of the other phases (and of none) are
+    added up once and kept (`_settled_totals`), and only the current phase's are added up
+    at each look: what the page rebuilds after a battle grows with the phase, not with the
+    whole campaign."""
+    current = campaign.current_phase_id
+    counted = hasattr(campaign, "completed_battles") and hasattr(campaign, "voided_battles")
+    if current is None or not counted:
+        return _by_key(_added_up(_completed_sides(campaign.pk)))
+    values = {"campaign": campaign.pk, "phase": current}
+    now, completed_now = fetch_together((_NOW, values), (_COMPLETED_NOW, values))
+    settled = campaign.completed_battles - (completed_now[0] if completed_now else 0)
+    return {**_settled_totals(campaign, settled), **_by_key(now)}
+
+
+def _settled_totals(campaign: Campaign, completed: int) -> dict:
+    """The totals of the battles outside the current phase, kept under what moves them:
+    the current phase (which battles are outside it), how many of the campaign's battles
+    were voided (a void is never undone) and how many outside it were ``completed`` (with
+    the voids fixed, only ever more: a battle started in an earlier phase may complete
+    later). The counts are read before the totals, so what is kept is never older than
+    its key (``campaign`` comes from `selectors.versions.map_versions`)."""
+    phase = campaign.current_phase_id
+    key = f"phase-totals:{campaign.pk}:{phase}:{campaign.voided_battles}:{completed}"
+    totals = cache.get(key)
+    if totals is None:
+        sides = _completed_sides(campaign.pk).exclude(battle__phase_id=phase)
+        totals = _by_key(_added_up(sides))
+        cache.set(key, totals, FRAGMENT_SECONDS)
+    return totals
 
 
 def phase_overview(

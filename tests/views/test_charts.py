@@ -107,13 +107,16 @@ def test_it_counts_only_completed_battles(client):
 def test_it_keeps_the_chart_when_a_force_it_doesnt_draw_changes_and_redraws_it_on_a_win(
     client,
 ):
-    """The chart is cached under the forces it draws and their revisions."""
+    """The chart is cached under the forces it draws and their victories."""
     campaign, forces = league(charts.MOST_LINES + 2)
     battle(campaign, forces[0], forces[1])
     client.force_login(forces[0].player)
     url = campaign.get_absolute_url()
-    drawn = [s.force for s in client.get(url).context["overview"]._leaders]
-    outside = next(force for force in forces if force not in drawn)
+    drawn_pks = [s.force.pk for s in client.get(url).context["overview"]._leaders]
+    drawn = sorted(
+        (force for force in forces if force.pk in drawn_pks), key=lambda f: drawn_pks.index(f.pk)
+    )
+    outside = next(force for force in forces if force.pk not in drawn_pks)
 
     services.update_force_details(actor=outside.player, force=outside, goals="Wait")
     with CaptureQueriesContext(connection) as queries:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from campaign import once, services
 from campaign.models import Alliance, Battle, Campaign, HistoryEntry
 from tests.factories import (
+    make_battle,
     make_campaign,
     make_character,
     make_force,
@@ -165,6 +166,61 @@ def test_a_campaign_without_phases_or_alliances_shows_none_of_it(client):
 
     assert response.context["overview"].phases is None
     assert 'id="phases-heading"' not in response.content.decode()
+
+
+def _alliance_totals(client, campaign, **params) -> dict:
+    overview = page(client, campaign, **params).context["overview"]
+    return {
+        s.alliance.name: (s.battles, s.wins, s.campaign_points)
+        for s in overview.phases.alliance_standings
+    }
+
+
+def _aggregates(queries) -> int:
+    """How many times a look added up the sides of completed battles."""
+    return sum("COUNT(DISTINCT" in query["sql"] for query in queries.captured_queries)
+
+
+def test_the_phases_played_are_added_up_once_and_the_current_one_at_each_look(client):
+    campaign, _, forces = _narrative(phases=2, alliances=2, forces=2)
+    client.force_login(forces[0].player)
+    with CaptureQueriesContext(connection) as first:
+        page(client, campaign)
+
+    make_recorded_battle(forces[1], forces[0], campaign=campaign)
+    with CaptureQueriesContext(connection) as queries:
+        overall = _alliance_totals(client, campaign)
+
+    assert _aggregates(first) == 2 and _aggregates(queries) == 1
+    assert overall == {"Alliance 0": (3, 2, 6), "Alliance 1": (3, 1, 3)}
+
+
+def test_a_battle_begun_in_a_phase_now_over_counts_in_that_phase_when_it_ends(client):
+    campaign, organiser, forces = _narrative(phases=2, alliances=2, forces=2, started=False)
+    services.advance_phase(actor=organiser, campaign=campaign)
+    battle = make_battle(forces[0], forces[1], campaign=campaign)
+    services.advance_phase(actor=organiser, campaign=campaign)
+    client.force_login(forces[0].player)
+    assert _alliance_totals(client, campaign) == {"Alliance 0": (0, 0, 0), "Alliance 1": (0, 0, 0)}
+
+    results = {}
+    for side in battle.participants.select_related("force"):
+        warlord = side.force.units.get(is_character=True)
+        services.muster_army(
+            actor=side.force.player,
+            participant=side,
+            units=[warlord],
+            warlord=warlord,
+            faction="Adeptus Astartes",
+            detachment="Gladius",
+        )
+        results[side.pk] = "win" if side.force == forces[0] else "loss"
+    services.record_battle_end(battle=battle, results=results, outcomes={})
+
+    assert Battle.objects.get(pk=battle.pk).phase.position == 1
+    assert _alliance_totals(client, campaign) == {"Alliance 0": (1, 1, 3), "Alliance 1": (1, 0, 0)}
+    in_one = _alliance_totals(client, campaign, phase=1)
+    assert in_one == {"Alliance 0": (1, 1, 3), "Alliance 1": (1, 0, 0)}
 
 
 def _count(client, campaign, **params) -> int:
