@@ -157,12 +157,15 @@ VERSIONED = [
     "campaign/admin/scope.py",
     "campaign/selectors/battles.py",
     "campaign/selectors/counters.py",
+    "campaign/selectors/phases.py",
 ]
 """Modules that keep in the cache only what is keyed by a version read from the database
 with the page's own rows (the force's pack section under the force's and its campaign's
 revisions, `selectors.versions`; the muster form's cards under the force's revision and
 its Agendas under the campaign's; the organisers' list counts under their campaigns' and
-forces' revisions), like the templates' fragments: never stale either."""
+forces' revisions; the alliances' totals of the phases played under the campaign's
+current phase, voids and completed battles outside it), like the templates' fragments:
+never stale either."""
 
 
 def test_it_uses_no_cache_that_processes_would_have_to_share():
