@@ -26,6 +26,7 @@ EVERY_ROW = [
     "dashboard_first",
     "campaign_page",
     "campaign_page_first",
+    "campaign_page_battle_first",
     "order_of_battle_50",
     "order_of_battle_50_first",
     "order_of_battle_200",
@@ -155,6 +156,11 @@ def test_it_times_each_cached_page_warm_and_at_the_first_look_after_a_write(benc
     for key in ("campaign_page", "order_of_battle_50", "order_of_battle_200"):
         assert rows[f"{key}_first"]["queries"] > rows[key]["queries"]
         assert rows[f"{key}_first"]["met"] in (True, False)
+    # After a completed battle the campaign page builds its standings, battles and
+    # results again: more than a force's goals edited made it read.
+    after_battle = rows["campaign_page_battle_first"]
+    assert after_battle["queries"] > rows["campaign_page_first"]["queries"]
+    assert after_battle["met"] in (True, False)
 
 
 def test_it_reports_the_size_of_the_pages_and_judges_the_steps_on_queries(bench):

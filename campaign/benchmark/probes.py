@@ -22,7 +22,7 @@ from campaign import services
 from campaign.models import Battle, BattleParticipant, CrusadeForce
 
 from .database import BenchDatabase
-from .steps import open_to_muster, step_probes
+from .steps import STEP_SIZES, battle_armies, open_to_muster, play_battle, step_probes
 from .stopwatch import Clients, Probe
 from .subjects import Subjects
 
@@ -157,6 +157,7 @@ def league_probes(subjects: Subjects, database: BenchDatabase) -> list[Probe]:
         for key, user, url, touched in player_pages(subjects):
             write = (lambda f=touched: touch_force(f)) if touched else (lambda: touch_unit(veteran))
             probes += warm_and_first(key, database, clients.of(user), url, write)
+        probes.append(after_battle_probe(subjects, database, clients))
         probes += muster_form_probes(subjects, database, clients)
         for size, f in ((50, fifty), (200, two_hundred)):
             url = reverse("force_print", args=[f.pk])
@@ -176,6 +177,23 @@ def league_probes(subjects: Subjects, database: BenchDatabase) -> list[Probe]:
             url = reverse(f"admin:campaign_{model}_changelist")
             probes.append(page_probe(key, database, organiser, url))
     return probes
+
+
+def after_battle_probe(subjects: Subjects, database: BenchDatabase, clients: Clients) -> Probe:
+    """The campaign page at the first look after a battle ends in the campaign (untimed,
+    through the services): the change a league makes most, which moves its standings,
+    its list of battles and its results at once, where a force's goals move none of them.
+    Reads the database: call it inside the league's `database.active()`."""
+    size = STEP_SIZES[0]
+    armies = battle_armies(subjects, size)
+    client = clients.of(subjects.force.player)
+    url = reverse("campaign_detail", args=[subjects.campaign.pk])
+
+    def prepare() -> tuple[str, Callable[[], HttpResponse]]:
+        play_battle(subjects, armies, size)
+        return url, lambda: client.get(url)
+
+    return Probe("campaign_page_battle_first", database, prepare)
 
 
 def muster_form_probes(subjects: Subjects, database: BenchDatabase, clients: Clients):

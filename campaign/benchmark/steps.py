@@ -156,6 +156,22 @@ def _fresh_battle(subjects, armies, size: int):
     )
 
 
+def play_battle(subjects: Subjects, armies: list[tuple], size: int) -> Battle:
+    """A battle of ``armies`` (`battle_armies`) fought to its end through the services:
+    started, mustered, and each side recorded, the first a win."""
+    battle = _fresh_battle(subjects, armies, size)
+    first, last = battle.participants.select_related("force__player").order_by("pk")
+    services.record_side(actor=first.force.player, **side_record(first, "win"))
+    services.record_side(actor=last.force.player, **side_record(last, "loss"))
+    return battle
+
+
+def battle_armies(subjects: Subjects, size: int) -> list[tuple]:
+    """Armies of ``size`` units of the two big forces, cheapest first (reads the active
+    database)."""
+    return _armies(subjects, size)
+
+
 def _record_side_probe(subjects, database, clients, size, armies) -> Probe:
     """POST the confirmed record form of the first side of a fresh battle."""
     client = clients.of(armies[0][0].player)

@@ -113,6 +113,9 @@ def judge(
             rows[-1] = Row(**{**rows[-1].__dict__, "ratio_to_baseline": ratio})
         limit = FIRST_LOOK_TIMES_EXCEPTIONS.get(key, FIRST_LOOK_TIMES)
         rows.append(times(f"{key}_first", f"{page}, first look after a write", limit))
+        if key == "campaign_page":
+            after = f"{page}, first look after a completed battle"
+            rows.append(times("campaign_page_battle_first", after, FIRST_LOOK_TIMES))
     rows.append(
         times("muster_form_200", "muster form, 200 units", MUSTER_200_TIMES, kb=MUSTER_200_KB)
     )

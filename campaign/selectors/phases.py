@@ -248,12 +248,23 @@ def _settled_totals(campaign: Campaign, completed: int) -> dict:
     return totals
 
 
+# The campaign's phases and alliances, compiled once and read together (`campaign.prepared`).
+_PHASES = Prepared(
+    lambda campaign: Phase.objects.filter(campaign_id=campaign).order_by("position"),
+    campaign=int,
+)
+_ALLIANCES = Prepared(
+    lambda campaign: Alliance.objects.filter(campaign_id=campaign).order_by("name", "pk"),
+    campaign=int,
+)
+
+
 def phase_overview(
     campaign: Campaign, phase: int | str | None = None, *, page: int | str | None = None
 ) -> PhaseOverview | None:
     """What the campaign page shows of its phases and alliances (None without any)."""
-    phases = list(Phase.objects.filter(campaign=campaign).order_by("position"))
-    alliances = list(Alliance.objects.filter(campaign=campaign).order_by("name", "pk"))
+    values = {"campaign": campaign.pk}
+    phases, alliances = fetch_together((_PHASES, values), (_ALLIANCES, values))
     if not phases and not alliances:
         return None
     current = next((p for p in phases if p.pk == campaign.current_phase_id), None)

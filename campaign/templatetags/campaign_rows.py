@@ -1,0 +1,98 @@
+"""The campaign page's standings rows and list of battles, built in Python: after each
+battle in a league every viewer's process builds them again, and through templates (a
+lookup, an escape and a number format per value) they were most of that rebuild. The
+markup is the one the page had as templates; the alliance badge and the result badge are
+still their templates', rendered once per alliance and per result."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django import template
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.safestring import SafeString
+
+from campaign.forms.widgets import escape
+
+register = template.Library()
+
+
+def _alliance_badge(alliance) -> str:
+    return render_to_string("alliances/_badge.html", {"alliance": alliance})
+
+
+def _result_badge(side) -> str:
+    return render_to_string("battles/_result_badge.html", {"p": side})
+
+
+@cache
+def _link(name: str) -> str:
+    """The address of the view ``name`` for pk 0, split where the pk goes."""
+    return reverse(name, args=[0])
+
+
+def _address(name: str, pk: int) -> str:
+    before, _, after = _link(name).rpartition("/0/")
+    return f"{before}/{int(pk)}/{after}"
+
+
+def _number(value) -> str:
+    return escape(localize(value))
+
+
+def _standing(standing, badges: dict) -> str:
+    force = standing.force
+    badge = ""
+    if force.alliance:
+        if force.alliance not in badges:
+            badges[force.alliance] = _alliance_badge(force.alliance)
+        badge = f"<br>{badges[force.alliance]}"
+    return (
+        f'<tr data-force="{int(force.pk)}">'
+        f'<td data-label="Place">{_number(standing.position)}</td>'
+        f'<td data-label="Force"><span class="table__value">'
+        f'<a href="{escape(_address("force_detail", force.pk))}">{escape(force.name)}</a>'
+        f'<br><span class="card__meta">{escape(force.faction)}</span>{badge}</span></td>'
+        f'<td data-label="Player">{escape(force.player_username)}</td>'
+        f'<td data-label="Battles">{_number(force.battle_tally)}</td>'
+        f'<td data-label="Wins">{_number(force.victories)}</td>'
+        f'<td data-label="Crusade points">{_number(standing.crusade_points)}</td>'
+        f'<td data-label="Campaign Points">{_number(force.campaign_points)}</td>'
+        f'<td data-label="Supply">{_number(force.supply_used)} / '
+        f"{_number(force.supply_limit)}</td></tr>"
+    )
+
+
+@register.simple_tag
+def standings_rows(standings) -> SafeString:
+    """A row of the standings table for each `selectors.campaigns.Standing`."""
+    badges: dict = {}
+    return SafeString("\n".join(_standing(standing, badges) for standing in standings))
+
+
+def _battle(battle, badges: dict) -> str:
+    title = escape(battle.battle_size) + (f": {escape(battle.mission)}" if battle.mission else "")
+    sides = []
+    for side in battle.sides:
+        shown = escape(side.force_name)
+        if side.result:
+            if side.result not in badges:
+                badges[side.result] = _result_badge(side)
+            shown += f" {badges[side.result]}"
+        sides.append(shown)
+    return (
+        f'<li class="card"><a class="card__title" '
+        f'href="{escape(_address("battle_detail", battle.pk))}">{title}</a>'
+        f'<p class="card__meta">{escape(localize(battle.date))} · '
+        f"{escape(battle.status_label)}</p>"
+        f'<p class="card__meta">{" vs ".join(sides)}</p></li>'
+    )
+
+
+@register.simple_tag
+def battle_lines(battles) -> SafeString:
+    """An item of the campaign page's list of battles for each `BattleLine`."""
+    badges: dict = {}
+    return SafeString("\n".join(_battle(battle, badges) for battle in battles))
