@@ -103,7 +103,12 @@ def make_recorded_battle(
     """A battle ``force`` plays against ``opponent`` to its end, ``result`` being ``force``'s
     (a win unless said). Each side fields just its first CHARACTER, as Warlord, and records
     its own end: a finished battle for pages that count them, with no Out of Action test."""
-    battle = make_battle(force, opponent, **details)
+    return fight_to_the_end(make_battle(force, opponent, **details), force, result=result)
+
+
+def fight_to_the_end(battle, force: CrusadeForce, *, result: str = "win"):
+    """A battle already started, fought to its end as `make_recorded_battle` fights one,
+    ``result`` being ``force``'s (a win unless said)."""
     results = {}
     for side in battle.participants.select_related("force__player"):
         warlord = side.force.units.filter(is_character=True).first()

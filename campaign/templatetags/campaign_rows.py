@@ -42,13 +42,23 @@ def _number(value) -> str:
     return escape(localize(value))
 
 
-def _standing(standing, badges: dict) -> str:
+class _Badges(dict):
+    """The badges a list has rendered, by what they show: each rendered once a list."""
+
+    def of(self, shown, render) -> str:
+        if shown not in self:
+            self[shown] = render(shown)
+        return self[shown]
+
+
+def _lines(build, items) -> SafeString:
+    badges = _Badges()
+    return SafeString("\n".join(build(item, badges) for item in items))
+
+
+def _standing(standing, badges: _Badges) -> str:
     force = standing.force
-    badge = ""
-    if force.alliance:
-        if force.alliance not in badges:
-            badges[force.alliance] = _alliance_badge(force.alliance)
-        badge = f"<br>{badges[force.alliance]}"
+    badge = f"<br>{badges.of(force.alliance, _alliance_badge)}" if force.alliance else ""
     return (
         f'<tr data-force="{int(force.pk)}">'
         f'<td data-label="Place">{_number(standing.position)}</td>'
@@ -68,19 +78,16 @@ def _standing(standing, badges: dict) -> str:
 @register.simple_tag
 def standings_rows(standings) -> SafeString:
     """A row of the standings table for each `selectors.campaigns.Standing`."""
-    badges: dict = {}
-    return SafeString("\n".join(_standing(standing, badges) for standing in standings))
+    return _lines(_standing, standings)
 
 
-def _battle(battle, badges: dict) -> str:
+def _battle(battle, badges: _Badges) -> str:
     title = escape(battle.battle_size) + (f": {escape(battle.mission)}" if battle.mission else "")
     sides = []
     for side in battle.sides:
         shown = escape(side.force_name)
         if side.result:
-            if side.result not in badges:
-                badges[side.result] = _result_badge(side)
-            shown += f" {badges[side.result]}"
+            shown += f" {badges.of(side.result, lambda _, side=side: _result_badge(side))}"
         sides.append(shown)
     return (
         f'<li class="card"><a class="card__title" '
@@ -94,5 +101,4 @@ def _battle(battle, badges: dict) -> str:
 @register.simple_tag
 def battle_lines(battles) -> SafeString:
     """An item of the campaign page's list of battles for each `BattleLine`."""
-    badges: dict = {}
-    return SafeString("\n".join(_battle(battle, badges) for battle in battles))
+    return _lines(_battle, battles)

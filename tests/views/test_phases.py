@@ -12,6 +12,7 @@ from django.urls import reverse
 from campaign import once, services
 from campaign.models import Alliance, Battle, Campaign, HistoryEntry
 from tests.factories import (
+    fight_to_the_end,
     make_battle,
     make_campaign,
     make_character,
@@ -203,19 +204,7 @@ def test_a_battle_begun_in_a_phase_now_over_counts_in_that_phase_when_it_ends(cl
     client.force_login(forces[0].player)
     assert _alliance_totals(client, campaign) == {"Alliance 0": (0, 0, 0), "Alliance 1": (0, 0, 0)}
 
-    results = {}
-    for side in battle.participants.select_related("force"):
-        warlord = side.force.units.get(is_character=True)
-        services.muster_army(
-            actor=side.force.player,
-            participant=side,
-            units=[warlord],
-            warlord=warlord,
-            faction="Adeptus Astartes",
-            detachment="Gladius",
-        )
-        results[side.pk] = "win" if side.force == forces[0] else "loss"
-    services.record_battle_end(battle=battle, results=results, outcomes={})
+    fight_to_the_end(battle, forces[0])
 
     assert Battle.objects.get(pk=battle.pk).phase.position == 1
     assert _alliance_totals(client, campaign) == {"Alliance 0": (1, 1, 3), "Alliance 1": (1, 0, 0)}
