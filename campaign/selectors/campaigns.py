@@ -39,11 +39,6 @@ def sides_shown():
     return BattleParticipant.objects.exclude(invitation__in=left).select_related("force")
 
 
-def side_lines(sides):
-    """What a battle's line on the campaign page shows of its sides: names and results."""
-    return sides.only("battle", "result", "invitation", "force__name")
-
-
 STANDINGS_COLUMNS = (
     "pk",
     "name",
