@@ -1,5 +1,5 @@
 """Line charts as SVG geometry, worked out in plain Python (no Django): scales, ticks,
-the points of each line. `templates/_line_chart.html` draws a `LineChart` as inline SVG,
+the points of each line. `templatetags/line_charts.py` draws a `LineChart` as inline SVG,
 so a page needs no chart library and no script.
 
 Every chart is bounded whatever the campaign's size: at most `MOST_LINES` lines of at
@@ -244,12 +244,15 @@ def wins_over_time(series: list[WinsSeries]) -> tuple[LineChart, WinsTable] | No
     totals = [_cumulative(wins, shown) for wins in by_week]
     ticks = integer_ticks(max(max(t) for t in totals))
     x, y = _x_scale(start.toordinal(), end.toordinal()), _y_scale(ticks[-1])
+    # Every line has its points at the same weeks, and the lines share most heights: each
+    # position is worked out once for the chart, not once for each point of each line.
+    xs = [x((week + WEEK).toordinal()) for week in shown]
+    ys = {n: y(n) for n in {0}.union(*totals)}
     lines = [
         _line(
             i,
             one.label,
-            [(x(start.toordinal()), y(0))]
-            + [(x((week + WEEK).toordinal()), y(n)) for week, n in zip(shown, counts, strict=True)],
+            [(x(start.toordinal()), ys[0]), *zip(xs, [ys[n] for n in counts], strict=True)],
             counts[-1],
         )
         for i, (one, counts) in enumerate(zip(series, totals, strict=True))

@@ -6,13 +6,15 @@ still their templates', rendered once per alliance and per result."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from django import template
+from django.conf import settings
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.formats import localize
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from campaign.forms.widgets import escape
 
@@ -27,19 +29,38 @@ def _result_badge(side) -> str:
     return render_to_string("battles/_result_badge.html", {"p": side})
 
 
+SOME_PK = 987654321
+"""A number no row reaches: the address of each row's link is this one's, renumbered."""
+
+
 @cache
-def _link(name: str) -> str:
-    """The address of the view ``name`` for pk 0, split where the pk goes."""
-    return reverse(name, args=[0])
+def _link(name: str, prefix: str) -> str:
+    return reverse(name, args=[SOME_PK])
 
 
-def _address(name: str, pk: int) -> str:
-    before, _, after = _link(name).rpartition("/0/")
-    return f"{before}/{int(pk)}/{after}"
+def address(name: str, pk: int) -> str:
+    """``reverse(name, args=[pk])`` for a view of one ``<int:pk>``, reversed once a process
+    and prefix (a page of 200 rows reversed one for each, a tenth of the table's time)."""
+    return _link(name, get_script_prefix()).replace(str(SOME_PK), str(int(pk)))
 
 
-def _number(value) -> str:
+def number(value) -> str:
+    """``localize(value)``, escaped: a whole number, when the settings group no thousands,
+    as Python writes it (what `localize` gives then, without looking up the language's
+    formats each time: a page of rows has hundreds)."""
+    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
     return escape(localize(value))
+
+
+@lru_cache(maxsize=1024)
+def _day(day, language: str | None) -> str:
+    return escape(localize(day))
+
+
+def day(value) -> str:
+    """``localize(value)`` of a date, escaped, worked out once a process and language."""
+    return _day(value, get_language())
 
 
 class _Badges(dict):
@@ -61,17 +82,17 @@ def _standing(standing, badges: _Badges) -> str:
     badge = f"<br>{badges.of(force.alliance, _alliance_badge)}" if force.alliance else ""
     return (
         f'<tr data-force="{int(force.pk)}">'
-        f'<td data-label="Place">{_number(standing.position)}</td>'
+        f'<td data-label="Place">{number(standing.position)}</td>'
         f'<td data-label="Force"><span class="table__value">'
-        f'<a href="{escape(_address("force_detail", force.pk))}">{escape(force.name)}</a>'
+        f'<a href="{escape(address("force_detail", force.pk))}">{escape(force.name)}</a>'
         f'<br><span class="card__meta">{escape(force.faction)}</span>{badge}</span></td>'
         f'<td data-label="Player">{escape(force.player_username)}</td>'
-        f'<td data-label="Battles">{_number(force.battle_tally)}</td>'
-        f'<td data-label="Wins">{_number(force.victories)}</td>'
-        f'<td data-label="Crusade points">{_number(standing.crusade_points)}</td>'
-        f'<td data-label="Campaign Points">{_number(force.campaign_points)}</td>'
-        f'<td data-label="Supply">{_number(force.supply_used)} / '
-        f"{_number(force.supply_limit)}</td></tr>"
+        f'<td data-label="Battles">{number(force.battle_tally)}</td>'
+        f'<td data-label="Wins">{number(force.victories)}</td>'
+        f'<td data-label="Crusade points">{number(standing.crusade_points)}</td>'
+        f'<td data-label="Campaign Points">{number(force.campaign_points)}</td>'
+        f'<td data-label="Supply">{number(force.supply_used)} / '
+        f"{number(force.supply_limit)}</td></tr>"
     )
 
 
@@ -91,8 +112,8 @@ def _battle(battle, badges: _Badges) -> str:
         sides.append(shown)
     return (
         f'<li class="card"><a class="card__title" '
-        f'href="{escape(_address("battle_detail", battle.pk))}">{title}</a>'
-        f'<p class="card__meta">{escape(localize(battle.date))} · '
+        f'href="{escape(address("battle_detail", battle.pk))}">{title}</a>'
+        f'<p class="card__meta">{day(battle.date)} · '
         f"{escape(battle.status_label)}</p>"
         f'<p class="card__meta">{" vs ".join(sides)}</p></li>'
     )

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import functools
-
 from django import forms, template
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import pluralize
-from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.dates import MONTHS_3
 from django.utils.html import conditional_escape, format_html, format_html_join
@@ -16,6 +13,8 @@ from django.utils.safestring import SafeString, mark_safe
 from campaign import once as form_once
 from campaign import rules
 from campaign.forms.widgets import escape as _escape
+
+from .campaign_rows import address as _numbered
 
 register = template.Library()
 
@@ -315,21 +314,6 @@ def news_items(lines) -> SafeString:
             f'<a href="{_escape(_numbered(name, pk))}">{_escape(entry.summary)}</a>{by}</li>'
         )
     return SafeString("\n".join(items))
-
-
-SOME_PK = 987654321
-"""A number no row reaches: the address of each row's link is this one's, renumbered."""
-
-
-@functools.cache
-def _address(name: str, prefix: str) -> str:
-    return reverse(name, args=[SOME_PK])
-
-
-def _numbered(name: str, pk: int) -> str:
-    """``reverse(name, args=[pk])`` for a URL of one ``<int:pk>``, reversed once a process
-    and prefix (a page of 200 rows reversed one for each, a tenth of the table's time)."""
-    return _address(name, get_script_prefix()).replace(str(SOME_PK), str(pk))
 
 
 def agenda_badge(unit) -> SafeString:

@@ -194,9 +194,9 @@ def test_it_reads_a_later_page_of_standings_in_constant_queries(client):
 
 def test_the_standings_and_battles_link_where_their_views_are():
     """The campaign page's rows, built in Python, make each link from the view's address
-    for pk 0 (`templatetags.campaign_rows`): the same addresses `reverse` gives."""
-    from campaign.templatetags.campaign_rows import _address
+    for a pk no row reaches (`templatetags.campaign_rows`): the same addresses `reverse` gives."""
+    from campaign.templatetags.campaign_rows import address
 
     for name in ("force_detail", "battle_detail"):
         for pk in (1, 10, 2002, 123456):
-            assert _address(name, pk) == reverse(name, args=[pk])
+            assert address(name, pk) == reverse(name, args=[pk])
