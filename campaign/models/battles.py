@@ -93,7 +93,11 @@ class Battle(models.Model):
                 condition=Q(territory__isnull=False),
                 name="battle_campaign_fought_over",
             ),
-            models.Index(fields=["campaign", "status"], name="battle_campaign_status"),
+            # ... and, by their phase, the battles a phase completed (the alliances'
+            # totals of the phase being played, added up again after each battle).
+            models.Index(
+                fields=["campaign", "status", "phase"], name="battle_campaign_status_phase"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -298,7 +298,7 @@ class CampaignOverview:
     @cached_property
     def standings_history(self) -> StandingsHistory | None:
         """The top forces' wins over time (a chart), once any of them has won."""
-        return standings_history(self._leaders)
+        return standings_history(self._leaders, self.campaign.voided_battles)
 
     @cached_property
     def members(self) -> list[Membership]:

@@ -5,14 +5,16 @@ battles) before anything reaches Python."""
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Count
 
 from campaign import charts, rules
 from campaign.models import Battle, BattleParticipant, BattleUnit, Unit
 from campaign.prepared import Prepared
+
+from .versions import FRAGMENT_SECONDS
 
 
 @dataclass(frozen=True)
@@ -25,33 +27,53 @@ class StandingsHistory:
     """(standing, its line), in the order of the standings."""
 
 
-def standings_history(standings: list) -> StandingsHistory | None:
-    """Wins in completed battles of the first `charts.MOST_LINES` forces of ``standings``,
-    counted by the database per force and day (the chart adds the days up into weeks):
-    one query, at most 8 rows per day battles were fought. None when none of them has
-    won a battle yet. Like a force's victories, every battle the force completed counts
-    (the query starts from its sides, by the index on the force, never from every battle
-    of the campaign)."""
+def standings_history(standings: list, voided: int) -> StandingsHistory | None:
+    """Wins in completed battles of the first `charts.MOST_LINES` forces of ``standings``
+    (of a campaign with ``voided`` battles voided), counted by the database per force and
+    day (the chart adds the days up into weeks). None when none of them has won a battle
+    yet. Like a force's victories, every battle the force completed counts."""
     top = standings[: charts.MOST_LINES]
-    wins = (
-        BattleParticipant.objects.filter(
-            force_id__in=[standing.force.pk for standing in top],
-            result=rules.BattleResult.WIN,
-            battle__status=Battle.Status.COMPLETED,
-        )
-        .values("force_id", "battle__date")
-        .annotate(wins=Count("pk"))
-        .order_by()
-    )
-    by_force: dict[int, dict] = defaultdict(dict)
-    for row in wins:
-        by_force[row["force_id"]][row["battle__date"]] = row["wins"]
+    by_force = _wins_by_day([(s.force.pk, s.force.victories) for s in top], voided)
     series = [charts.WinsSeries(s.force.name, by_force[s.force.pk]) for s in top]
     drawn = charts.wins_over_time(series)
     if drawn is None:
         return None
     chart, table = drawn
     return StandingsHistory(chart, table, list(zip(top, chart.lines, strict=True)))
+
+
+def _wins_by_day(forces: list[tuple[int, int]], voided: int) -> dict[int, dict]:
+    """Each force's wins per day it won, for ``forces`` as (pk, victories). Kept for each
+    force under its victories and its campaign's voids: a completed battle it wins moves
+    its victories on, and a win that no longer counts is a void, so after a battle only
+    the winner's are read again. Those read in one query, starting from their sides (the
+    index on the force, never every battle of the campaign): at most a row per day each
+    fought."""
+    keys = {pk: f"wins-by-day:{pk}:{victories}:{voided}" for pk, victories in forces}
+    kept = cache.get_many(keys.values())
+    by_force = {pk: kept[key] for pk, key in keys.items() if key in kept}
+    missing = [pk for pk in keys if pk not in by_force]
+    if missing:
+        read: dict[int, dict] = {pk: {} for pk in missing}
+        for force, day, wins in _wins(missing):
+            read[force][day] = wins
+        cache.set_many({keys[pk]: wins for pk, wins in read.items()}, FRAGMENT_SECONDS)
+        by_force.update(read)
+    return by_force
+
+
+def _wins(forces: list[int]):
+    return (
+        BattleParticipant.objects.filter(
+            force_id__in=forces,
+            result=rules.BattleResult.WIN,
+            battle__status=Battle.Status.COMPLETED,
+        )
+        .values("force_id", "battle__date")
+        .annotate(wins=Count("pk"))
+        .order_by()
+        .values_list("force_id", "battle__date", "wins")
+    )
 
 
 @dataclass(frozen=True)

@@ -242,12 +242,13 @@ def test_the_pages_versions_are_read_from_the_battles_indexes():
         plan = query.explain()
         # One count for each status: voided, completed, and each of the open ones.
         counted = 2 + len(Battle.OPEN_STATUSES)
-        assert plan.count("USING COVERING INDEX battle_campaign_status") == counted, plan
+        assert plan.count("USING COVERING INDEX battle_campaign_status_phase") == counted, plan
         assert "USING INDEX battle_campaign_fought_over" in plan, plan
         assert "SCAN U0" not in plan, plan
     with connection.cursor() as cursor:
         indexes = connection.introspection.get_constraints(cursor, Battle._meta.db_table)
-    assert indexes["battle_campaign_status"]["columns"] == ["campaign_id", "status"]
+    by_status = indexes["battle_campaign_status_phase"]["columns"]
+    assert by_status == ["campaign_id", "status", "phase_id"]
     assert indexes["battle_campaign_fought_over"]["columns"] == ["campaign_id", "id"]
 
 

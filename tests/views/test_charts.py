@@ -128,6 +128,36 @@ def test_it_keeps_the_chart_when_a_force_it_doesnt_draw_changes_and_redraws_it_o
     assert polylines(kept, "standings-chart") != polylines(redrawn, "standings-chart")
 
 
+def test_after_a_win_it_reads_again_only_the_winners_wins_and_after_a_void_all_of_them(client):
+    """Each drawn force's wins per day are kept under its victories and the campaign's
+    voids (`selectors.charts._wins_by_day`): a battle reads again the winner's alone, a
+    void every force's, and the chart shows both at once."""
+    campaign, (wolves, talons, ravens) = league(3)
+    battle(campaign, wolves, talons)
+    battle(campaign, ravens, talons)
+    client.force_login(wolves.player)
+    url = campaign.get_absolute_url()
+    client.get(url)
+
+    def look() -> tuple[set[int], str]:
+        with CaptureQueriesContext(connection) as queries:
+            body = client.get(url).content.decode()
+        reads = [q["sql"] for q in queries.captured_queries if '"battle__date"' in q["sql"]]
+        pks = [re.search(r'"force_id" IN \(([^)]*)\)', sql).group(1) for sql in reads]
+        return {int(pk) for listed in pks for pk in listed.split(",")}, body
+
+    battle(campaign, talons, wolves, weeks=1)
+    after_win, body = look()
+    services.void_battle(
+        actor=wolves.player, battle=make_battle(wolves, ravens, campaign=campaign), reason="x"
+    )
+    after_void, _ = look()
+
+    assert after_win == {talons.pk}
+    assert after_void == {wolves.pk, talons.pk, ravens.pk}
+    assert re.search(rf"{re.escape(talons.name)}</a> <span class=\"muted\">1 win<", body)
+
+
 def test_it_draws_no_chart_before_the_first_win(client):
     campaign, (wolves, _) = league(2)
     client.force_login(wolves.player)
