@@ -17,7 +17,7 @@ from campaign.prepared import Prepared, fetch_together
 from .charts import StandingsHistory, standings_history
 from .chronicle import latest_entries
 from .paging import paginate
-from .phases import phase_overview
+from .phases import phase_overview, phase_reads
 from .territories import campaign_map
 from .versions import (
     campaign_version,
@@ -204,8 +204,43 @@ class CampaignOverview:
     def phases(self):
         """Phases, standings per phase and alliance standings (`selectors.phases`)."""
         return phase_overview(
-            self.campaign, self.phase_number, page=self.phase_standings_page_number
+            self.campaign,
+            self.phase_number,
+            page=self.phase_standings_page_number,
+            rows=self._with_first_pages(phase_reads(self.campaign)),
         )
+
+    @property
+    def _opens_battles(self) -> bool:
+        """The list of battles shows its first page."""
+        return self.per_page == BATTLES_PER_PAGE and str(self.page or 1) == "1"
+
+    def _first_page_reads(self) -> list[tuple[Prepared, dict]]:
+        campaign = {"campaign": self.campaign.pk}
+        reads = [(_STANDINGS_COUNT, campaign), (_STANDINGS_FIRST, campaign)]
+        if self._opens_battles:
+            reads += [(_BATTLES_FIRST, campaign), (_SIDES_FIRST, campaign)]
+        return reads
+
+    def _with_first_pages(self, reads: list[tuple[Prepared, dict]]) -> list[list]:
+        """What ``reads`` fetch, read together with the first pages the lists need (unless
+        read already, for `_first_pages`): one round trip on PostgreSQL. The phases are
+        built again only inside the page's fragment, so with the standings and battles."""
+        if "_first_pages" in self.__dict__:
+            return fetch_together(*reads)
+        firsts = self._first_page_reads()
+        rows = fetch_together(*reads, *firsts)
+        self.__dict__["_first_pages"] = {
+            prepared: got for (prepared, _), got in zip(firsts, rows[len(reads) :], strict=True)
+        }
+        return rows[: len(reads)]
+
+    @cached_property
+    def _first_pages(self) -> dict[Prepared, list]:
+        """The first pages of the standings (and its count) and of the battles with their
+        sides (when the list shows it), read together, compiled once."""
+        self._with_first_pages([])
+        return self.__dict__["_first_pages"]
 
     @property
     def map_version(self) -> str:
@@ -242,8 +277,7 @@ class CampaignOverview:
         """This page of the standings as the bare values its table shows (how many forces
         there are and the first page read together, compiled once)."""
         forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER)
-        campaign = {"campaign": self.campaign.pk}
-        counted, first = fetch_together((_STANDINGS_COUNT, campaign), (_STANDINGS_FIRST, campaign))
+        counted, first = self._first_pages[_STANDINGS_COUNT], self._first_pages[_STANDINGS_FIRST]
         shown = paginate(
             forces.values_list(*STANDINGS_COLUMNS),
             self.standings_page_number,
@@ -342,10 +376,9 @@ class CampaignOverview:
         """This page of battles, as the bare values of `BATTLE_COLUMNS`, and their sides'
         (battle, force name, result), in the order the list names them."""
         listed = self._battles_listed().values_list(*BATTLE_COLUMNS)
-        if self.per_page == BATTLES_PER_PAGE and str(self.page or 1) == "1":
+        if self._opens_battles:
             # The page as it opens: its battles and their sides read together.
-            campaign = {"campaign": self.campaign.pk}
-            first, sides = fetch_together((_BATTLES_FIRST, campaign), (_SIDES_FIRST, campaign))
+            first, sides = self._first_pages[_BATTLES_FIRST], self._first_pages[_SIDES_FIRST]
             shown = paginate(
                 listed,
                 1,

@@ -46,26 +46,28 @@ def _wins_by_day(forces: list[tuple[int, int]], voided: int) -> dict[int, dict]:
     """Each force's wins per day it won, for ``forces`` as (pk, victories). Kept for each
     force under its victories and its campaign's voids: a completed battle it wins moves
     its victories on, and a win that no longer counts is a void, so after a battle only
-    the winner's are read again. Those read in one query, starting from their sides (the
-    index on the force, never every battle of the campaign): at most a row per day each
-    fought."""
+    the winner's are read again, from its sides (the index on the force, never every
+    battle of the campaign): at most a row per day it won."""
     keys = {pk: f"wins-by-day:{pk}:{victories}:{voided}" for pk, victories in forces}
     kept = cache.get_many(keys.values())
     by_force = {pk: kept[key] for pk, key in keys.items() if key in kept}
     missing = [pk for pk in keys if pk not in by_force]
     if missing:
-        read: dict[int, dict] = {pk: {} for pk in missing}
-        for force, day, wins in _wins(missing):
-            read[force][day] = wins
-        cache.set_many({keys[pk]: wins for pk, wins in read.items()}, FRAGMENT_SECONDS)
-        by_force.update(read)
+        # Each slot of the query holds a force (the first one again in those left over).
+        padded = missing + missing[:1] * (len(_SLOTS) - len(missing))
+        found: dict[int, dict] = {pk: {} for pk in missing}
+        for force, day, wins in _WINS.fetch(**dict(zip(_SLOTS, padded, strict=True))):
+            found[force][day] = wins
+        cache.set_many({keys[pk]: wins for pk, wins in found.items()}, FRAGMENT_SECONDS)
+        by_force.update(found)
     return by_force
 
 
-def _wins(forces: list[int]):
-    return (
+_SLOTS = tuple(f"force_{i}" for i in range(charts.MOST_LINES))
+_WINS = Prepared(
+    lambda **forces: (
         BattleParticipant.objects.filter(
-            force_id__in=forces,
+            force_id__in=list(forces.values()),
             result=rules.BattleResult.WIN,
             battle__status=Battle.Status.COMPLETED,
         )
@@ -73,7 +75,11 @@ def _wins(forces: list[int]):
         .annotate(wins=Count("pk"))
         .order_by()
         .values_list("force_id", "battle__date", "wins")
-    )
+    ),
+    **dict.fromkeys(_SLOTS, int),
+)
+"""Up to `charts.MOST_LINES` forces' wins per day they won, in one query compiled once
+(`campaign.prepared`)."""
 
 
 @dataclass(frozen=True)

@@ -213,22 +213,26 @@ _COMPLETED_NOW = Prepared(
 )
 
 
-def _totals(campaign: Campaign) -> dict:
+def _counted(campaign: Campaign) -> bool:
+    """The campaign came with its counts of completed and voided battles (its page's read)
+    and is playing a phase: the other phases' totals can be kept (`_settled_totals`)."""
+    counted = hasattr(campaign, "completed_battles") and hasattr(campaign, "voided_battles")
+    return counted and campaign.current_phase_id is not None
+
+
+def _totals(campaign: Campaign, now: list | None) -> dict:
     """Each alliance's battles, wins and Campaign Points per phase, from the sides of the
     campaign's completed battles.
 
     While a phase is being played, the battles of the other phases (and of none) are
     added up once and kept (`_settled_totals`), and only the current phase's are added up
-    at each look: what the page rebuilds after a battle grows with the phase, not with the
-    whole campaign."""
-    current = campaign.current_phase_id
-    counted = hasattr(campaign, "completed_battles") and hasattr(campaign, "voided_battles")
-    if current is None or not counted:
+    at each look (``now``: what `phase_reads` read of it): what the page rebuilds after a
+    battle grows with the phase, not with the whole campaign."""
+    if now is None:
         return _by_key(_added_up(_completed_sides(campaign.pk)))
-    values = {"campaign": campaign.pk, "phase": current}
-    now, completed_now = fetch_together((_NOW, values), (_COMPLETED_NOW, values))
+    rows, completed_now = now
     settled = campaign.completed_battles - (completed_now[0] if completed_now else 0)
-    return {**_settled_totals(campaign, settled), **_by_key(now)}
+    return {**_settled_totals(campaign, settled), **_by_key(rows)}
 
 
 def _settled_totals(campaign: Campaign, completed: int) -> dict:
@@ -259,12 +263,28 @@ _ALLIANCES = Prepared(
 )
 
 
-def phase_overview(
-    campaign: Campaign, phase: int | str | None = None, *, page: int | str | None = None
-) -> PhaseOverview | None:
-    """What the campaign page shows of its phases and alliances (None without any)."""
+def phase_reads(campaign: Campaign) -> list[tuple[Prepared, dict]]:
+    """What `phase_overview` reads, for a caller that sends them with its own
+    (`prepared.fetch_together`): the phases, the alliances and, while a phase is being
+    played, its totals and how many of its battles were completed."""
     values = {"campaign": campaign.pk}
-    phases, alliances = fetch_together((_PHASES, values), (_ALLIANCES, values))
+    reads = [(_PHASES, values), (_ALLIANCES, values)]
+    if _counted(campaign):
+        now = {"campaign": campaign.pk, "phase": campaign.current_phase_id}
+        reads += [(_NOW, now), (_COMPLETED_NOW, now)]
+    return reads
+
+
+def phase_overview(
+    campaign: Campaign,
+    phase: int | str | None = None,
+    *,
+    page: int | str | None = None,
+    rows: list[list] | None = None,
+) -> PhaseOverview | None:
+    """What the campaign page shows of its phases and alliances (None without any);
+    ``rows``: what `phase_reads` read, when read already."""
+    phases, alliances, *now = rows if rows is not None else fetch_together(*phase_reads(campaign))
     if not phases and not alliances:
         return None
     current = next((p for p in phases if p.pk == campaign.current_phase_id), None)
@@ -275,5 +295,5 @@ def phase_overview(
         chosen=_chosen(phases, phase),
         alliances=alliances,
         page_number=page,
-        _totals=_totals(campaign) if alliances else {},
+        _totals=_totals(campaign, now or None) if alliances else {},
     )
