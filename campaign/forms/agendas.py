@@ -17,7 +17,7 @@ from campaign.prepared import Prepared
 from campaign.services import agendas as agenda_service
 
 from . import IdsField
-from .widgets import TallyInput
+from .prototypes import TALLY, TICK, like
 
 
 class AgendaChoiceField(IdsField):
@@ -115,20 +115,11 @@ def add_mark_fields(
             name = agenda_service.agenda_field(agenda_pk, entry.pk)
             times = recorded.get((entry.pk, agenda_pk), 0)
             if tally:
-                field = forms.IntegerField(
-                    label=f"Times {entry.unit.name} achieved {agenda.name}",
-                    min_value=0,
-                    max_value=99,
-                    required=False,
-                    initial=times or None,
-                    widget=TallyInput,
-                )
+                label = f"Times {entry.unit.name} achieved {agenda.name}"
+                field = like(TALLY, label=label, initial=times or None)
             else:
-                field = forms.BooleanField(
-                    label=f"{entry.unit.name} achieved {agenda.name}",
-                    required=False,
-                    initial=bool(times),
-                )
+                label = f"{entry.unit.name} achieved {agenda.name}"
+                field = like(TICK, label=label, initial=bool(times))
             form.fields[name] = field
             form.agenda_fields[(agenda_pk, entry.pk)] = name
 

@@ -22,21 +22,15 @@ from campaign.services.attached_credit import attached_credit_errors
 from campaign.services.battles import UnitOutcome
 
 from . import NOT_CHOSEN, agendas
+from .prototypes import TALLY, TICK, like
 from .requisitions import RenownedHeroesForm
-from .widgets import PlainSelect, TallyInput
+from .widgets import PlainSelect
 
 
 def _tally(label: str, recorded: int) -> forms.IntegerField:
     """A small count for the record form: empty means 0 (shown as a placeholder), so only
     what happened needs typing; what a side recorded before is shown when amending."""
-    return forms.IntegerField(
-        label=label,
-        min_value=0,
-        max_value=99,
-        required=False,
-        initial=recorded or None,
-        widget=TallyInput,
-    )
+    return like(TALLY, label=label, initial=recorded or None)
 
 
 class BonusReasonInput(forms.TextInput):
@@ -44,6 +38,10 @@ class BonusReasonInput(forms.TextInput):
 
     def __init__(self, attrs=None) -> None:
         super().__init__({"placeholder": "e.g. Agenda: Cull the Horde", **(attrs or {})})
+
+
+REASON = forms.CharField(max_length=255, required=False, widget=BonusReasonInput)
+"""Why a unit earned bonus XP (`prototypes.like`)."""
 
 
 class SideRecordForm(forms.Form):
@@ -85,20 +83,16 @@ class SideRecordForm(forms.Form):
         )
         for entry in army:
             pk, unit = entry.pk, entry.unit.name
-            self.fields[f"destroyed_{pk}"] = forms.BooleanField(
-                label=f"{unit} was destroyed", required=False, initial=entry.destroyed
+            self.fields[f"destroyed_{pk}"] = like(
+                TICK, label=f"{unit} was destroyed", initial=entry.destroyed
             )
             # Left empty, a number is 0: a phone at the table types only what happened.
             self.fields[f"kills_{pk}"] = _tally(
                 f"Enemy units destroyed by {unit}", entry.enemy_units_destroyed
             )
             self.fields[f"bonus_{pk}"] = _tally(f"Bonus XP for {unit}", entry.bonus_xp)
-            self.fields[f"reason_{pk}"] = forms.CharField(
-                label=f"Why {unit} earned bonus XP",
-                max_length=255,
-                required=False,
-                initial=entry.bonus_xp_reason,
-                widget=BonusReasonInput,
+            self.fields[f"reason_{pk}"] = like(
+                REASON, label=f"Why {unit} earned bonus XP", initial=entry.bonus_xp_reason
             )
         agendas.add_mark_fields(self, participant, army, agenda_picks)
 

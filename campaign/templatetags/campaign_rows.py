@@ -6,17 +6,18 @@ still their templates', rendered once per alliance and per result."""
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from django import template
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.urls import get_script_prefix, reverse
 from django.utils.formats import localize
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from campaign.forms.widgets import escape
+
+from .addresses import numbered as address
 
 register = template.Library()
 
@@ -27,21 +28,6 @@ def _alliance_badge(alliance) -> str:
 
 def _result_badge(side) -> str:
     return render_to_string("battles/_result_badge.html", {"p": side})
-
-
-SOME_PK = 987654321
-"""A number no row reaches: the address of each row's link is this one's, renumbered."""
-
-
-@cache
-def _link(name: str, prefix: str) -> str:
-    return reverse(name, args=[SOME_PK])
-
-
-def address(name: str, pk: int) -> str:
-    """``reverse(name, args=[pk])`` for a view of one ``<int:pk>``, reversed once a process
-    and prefix (a page of 200 rows reversed one for each, a tenth of the table's time)."""
-    return _link(name, get_script_prefix()).replace(str(SOME_PK), str(int(pk)))
 
 
 def number(value) -> str:

@@ -14,7 +14,7 @@ from campaign import once as form_once
 from campaign import rules
 from campaign.forms.widgets import escape as _escape
 
-from .campaign_rows import address as _numbered
+from .addresses import numbered as _numbered
 
 register = template.Library()
 

@@ -14,7 +14,8 @@ from django.utils.safestring import SafeString
 
 from campaign.forms.widgets import escape
 
-from .campaign_rows import address, number
+from .addresses import numbered as address
+from .campaign_rows import number
 
 register = template.Library()
 
