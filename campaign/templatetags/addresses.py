@@ -15,21 +15,9 @@ from functools import lru_cache
 from django import template
 from django.core.signals import setting_changed
 from django.dispatch import receiver
-from django.templatetags.static import static as django_static
 from django.urls import get_script_prefix, reverse
 
 register = template.Library()
-
-
-@lru_cache(maxsize=512)
-def _static(path: str) -> str:
-    return django_static(path)
-
-
-@register.simple_tag
-def static(path: str) -> str:
-    """Django's ``{% static %}``, kept for each path."""
-    return _static(path)
 
 
 SOME_PK = 987654321
@@ -64,7 +52,6 @@ def address(name: str, pk=None) -> str:
 
 @receiver(setting_changed)
 def _forget(*, setting: str, **_) -> None:
-    if setting in {"STATIC_URL", "STORAGES", "ROOT_URLCONF", "FORCE_SCRIPT_NAME"}:
-        _static.cache_clear()
+    if setting in {"ROOT_URLCONF", "FORCE_SCRIPT_NAME"}:
         _plain.cache_clear()
         _with_pk.cache_clear()
