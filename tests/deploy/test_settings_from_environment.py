@@ -156,6 +156,7 @@ picture under its fingerprint): one process's cache can never serve those stale.
 VERSIONED = [
     "campaign/admin/scope.py",
     "campaign/selectors/battles.py",
+    "campaign/selectors/charts.py",
     "campaign/selectors/counters.py",
     "campaign/selectors/phases.py",
 ]
@@ -164,8 +165,9 @@ with the page's own rows (the force's pack section under the force's and its cam
 revisions, `selectors.versions`; the muster form's cards under the force's revision and
 its Agendas under the campaign's; the organisers' list counts under their campaigns' and
 forces' revisions; the alliances' totals of the phases played under the campaign's
-current phase, voids and completed battles outside it), like the templates' fragments:
-never stale either."""
+current phase, voids and completed battles outside it; a drawn force's wins per day
+under its victories and its campaign's voids), like the templates' fragments: never
+stale either."""
 
 
 def test_it_uses_no_cache_that_processes_would_have_to_share():
