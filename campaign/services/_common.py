@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -14,6 +14,8 @@ from campaign import once, rules
 from campaign.bounds import out_of_range
 from campaign.models import (
     Battle,
+    BattleHonour,
+    BattleScar,
     Campaign,
     CrusadeForce,
     CustomContent,
@@ -21,7 +23,9 @@ from campaign.models import (
     HistoryAction,
     HistoryEntry,
     Unit,
+    UnitUpgrade,
 )
+from campaign.models.forces import card_crusade_points
 
 _WRITTEN: list[Callable[[Sequence[HistoryEntry]], object]] = []
 """Who is told of every batch of history rows written, in the change's transaction."""
@@ -77,12 +81,35 @@ def lock_forces(pks: list[int]) -> dict[int, CrusadeForce]:
 
 def force_totals(force: CrusadeForce) -> dict[str, int]:
     """Supply Used, Crusade points and unit count of the force's active units, derived from
-    its cards by the rules (the values `refresh_totals` stores)."""
-    units = list(Unit.objects.active().filter(force=force).with_card_details())
+    its cards by the rules (the values `refresh_totals` stores).
+
+    Reads only the columns the rules need, in four queries whatever the force's size:
+    every card change of a 200-card force adds them up again."""
+    active = Unit.objects.active().filter(force=force)
+    cards = list(active.values_list("pk", "points", "counts_towards_supply", "is_titanic"))
+    honours: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    held = BattleHonour.objects.filter(unit__in=active, status=BattleHonour.Status.ACTIVE)
+    for unit, category, relic in held.values_list("unit_id", "category", "relic_category"):
+        honours[unit].append((category, relic))
+    scars = Counter(
+        BattleScar.objects.filter(unit__in=active, status=BattleScar.Status.ACTIVE).values_list(
+            "unit_id", flat=True
+        )
+    )
+    upgrades: dict[int, list[int]] = defaultdict(list)
+    bought = UnitUpgrade.objects.filter(unit__in=active, status=UnitUpgrade.Status.ACTIVE)
+    for unit, points in bought.values_list("unit_id", "crusade_points"):
+        upgrades[unit].append(points)
     return {
-        "supply_used": sum(u.points for u in units if u.counts_towards_supply),
-        "crusade_points": sum(u.crusade_points for u in units),
-        "unit_count": len(units),
+        "supply_used": sum(points for _, points, counts, _ in cards if counts),
+        "crusade_points": sum(
+            card_crusade_points(
+                honours=honours[pk], scars=scars[pk], titanic=titanic, upgrades=upgrades[pk]
+            )
+            for pk, _, _, titanic in cards
+            if pk in honours or pk in scars or pk in upgrades
+        ),
+        "unit_count": len(cards),
     }
 
 

@@ -17,6 +17,8 @@ import pytest
 
 from tests.concurrency.live import (
     Server,
+    app_environment,
+    database_name,
     manage,
     postgresql_database,
     production_env,
@@ -48,23 +50,41 @@ def workdir() -> Iterator[Path]:
         yield path
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated once for the run: each server's SQLite database is a copy
+    (migrating takes seconds, copying a fraction of one)."""
+    path = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
+    manage(app_environment(DATABASE_URL=f"sqlite:///{path}"), "migrate", "--noinput")
+    return path
+
+
+@pytest.fixture(scope="session")
+def migrated_postgresql() -> Iterator[str]:
+    """The same on the PostgreSQL leg: a database migrated once for the run, the
+    template of each server's database."""
+    with postgresql_database(os.environ["DATABASE_URL"]) as url:
+        manage(app_environment(DATABASE_URL=url), "migrate", "--noinput")
+        yield database_name(url)
+
+
 @pytest.fixture
-def server_database(workdir: Path) -> Iterator[str]:
-    """A DATABASE_URL made for this test, of this leg's kind."""
+def server_database(workdir: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A migrated database made for this test, of this leg's kind."""
     if leg_vendor() == "postgresql":
-        with postgresql_database(os.environ["DATABASE_URL"]) as url:
+        template = request.getfixturevalue("migrated_postgresql")
+        with postgresql_database(os.environ["DATABASE_URL"], template=template) as url:
             yield url
     else:
-        with sqlite_file_database(workdir) as url:
+        template = request.getfixturevalue("migrated_sqlite")
+        with sqlite_file_database(workdir, template=template) as url:
             yield url
 
 
 @pytest.fixture
 def app_env(server_database: str, workdir: Path, static_root: Path) -> dict:
-    """The production environment of the server, its database migrated."""
-    env = production_env(server_database, static_root=static_root, media_root=workdir / "media")
-    manage(env, "migrate", "--noinput")
-    return env
+    """The production environment of the server, on its migrated database."""
+    return production_env(server_database, static_root=static_root, media_root=workdir / "media")
 
 
 @pytest.fixture

@@ -2,9 +2,9 @@
 
 The server is what a gaming group runs: gunicorn in a subprocess with several workers
 and threads, production settings (`campaign.settings`, DEBUG=0), its own database
-(a SQLite file, or a PostgreSQL database made for the test), migrated with
-`manage.py migrate`. Players are plain HTTP clients (stdlib only), each with its own
-cookies: session, CSRF token and messages.
+(a SQLite file, or a PostgreSQL database made for the test), a copy of one migrated
+once for the run with `manage.py migrate`. Players are plain HTTP clients (stdlib only),
+each with its own cookies: session, CSRF token and messages.
 """
 
 from __future__ import annotations
@@ -140,20 +140,28 @@ def temporary_directory(prefix: str) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-def sqlite_file_database(directory: Path) -> Iterator[str]:
-    """A SQLite file (the default a newcomer gets), deleted with its directory."""
-    yield f"sqlite:///{directory / 'db.sqlite3'}"
+def sqlite_file_database(directory: Path, *, template: Path | None = None) -> Iterator[str]:
+    """A SQLite file (the default a newcomer gets), deleted with its directory; a copy of
+    ``template`` (a closed, migrated database file) when given."""
+    path = directory / "db.sqlite3"
+    if template is not None:
+        shutil.copyfile(template, path)
+    yield f"sqlite:///{path}"
 
 
 @contextlib.contextmanager
-def postgresql_database(cluster_url: str) -> Iterator[str]:
-    """A new database in the cluster of `cluster_url`, dropped afterwards."""
+def postgresql_database(cluster_url: str, *, template: str | None = None) -> Iterator[str]:
+    """A new database in the cluster of `cluster_url`, dropped afterwards; a copy of the
+    database named ``template`` when given (no one may be connected to it)."""
     import psycopg
     from psycopg import sql
 
     name = f"crusade_live_{uuid.uuid4().hex[:12]}"
+    create = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+    if template is not None:
+        create = sql.SQL("{} TEMPLATE {}").format(create, sql.Identifier(template))
     with psycopg.connect(cluster_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        admin.execute(create)
     parts = urlsplit(cluster_url)
     try:
         yield urlunsplit(parts._replace(path=f"/{name}"))
@@ -162,6 +170,11 @@ def postgresql_database(cluster_url: str) -> Iterator[str]:
             admin.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+
+
+def database_name(url: str) -> str:
+    """The database a PostgreSQL URL names."""
+    return urlsplit(url).path.lstrip("/")
 
 
 # --------------------------------------------------------------------------- servers

@@ -11,6 +11,8 @@ import pytest
 
 from tests.concurrency.fixtures import (  # noqa: F401
     app_env,
+    migrated_postgresql,
+    migrated_sqlite,
     server_database,
     static_root,
     workdir,

@@ -9,15 +9,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.concurrency.fixtures import app_env, server, static_root, workdir  # noqa: F401
+from tests.concurrency.fixtures import (  # noqa: F401
+    app_env,
+    migrated_sqlite,
+    server,
+    static_root,
+    workdir,
+)
 from tests.concurrency.live import sqlite_file_database
 from tests.deploy.conftest import object_store  # noqa: F401
 
 
 @pytest.fixture
-def server_database(workdir: Path) -> Iterator[str]:  # noqa: F811
-    """A SQLite file, on either leg of the suite: what `backup` and `restore` work on."""
-    with sqlite_file_database(workdir) as url:
+def server_database(workdir: Path, migrated_sqlite: Path) -> Iterator[str]:  # noqa: F811
+    """A migrated SQLite file, on either leg of the suite: what `backup` and `restore`
+    work on."""
+    with sqlite_file_database(workdir, template=migrated_sqlite) as url:
         yield url
 
 

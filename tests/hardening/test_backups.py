@@ -140,20 +140,12 @@ def test_it_backs_up_while_players_write_and_the_backup_restores_a_consistent_da
     assert 0 < then["battles"]["completed"] < sum(w.done for w in writers[: len(tables)])
 
 
-@pytest.fixture(scope="module")
-def migrated(tmp_path_factory) -> Path:
-    """A migrated database file, made once; each test copies it."""
-    path = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
-    manage(app_environment(DATABASE_URL=f"sqlite:///{path}"), "migrate", "--noinput")
-    return path
-
-
 @pytest.fixture
-def database(migrated: Path, tmp_path: Path) -> tuple[dict, Path]:
+def database(migrated_sqlite: Path, tmp_path: Path) -> tuple[dict, Path]:
     """The environment of an app on a copy of the migrated database, and a backup of it
     (copies of a closed database file are as good as backups)."""
     for name in ("db.sqlite3", "backup.sqlite3"):
-        shutil.copy(migrated, tmp_path / name)
+        shutil.copy(migrated_sqlite, tmp_path / name)
     return app_environment(
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}"
     ), tmp_path / "backup.sqlite3"
@@ -268,9 +260,9 @@ def test_it_moves_the_databases_generation_on_with_every_restore(database):
 
 
 @pytest.fixture
-def backing_up(migrated: Path, tmp_path: Path, monkeypatch) -> Path:
+def backing_up(migrated_sqlite: Path, tmp_path: Path, monkeypatch) -> Path:
     """`backup` run here, on a copy of the migrated database file, at a fixed moment."""
-    shutil.copy(migrated, tmp_path / "db.sqlite3")
+    shutil.copy(migrated_sqlite, tmp_path / "db.sqlite3")
     monkeypatch.setattr(backup_command, "database_file", lambda _: tmp_path / "db.sqlite3")
     moment = datetime(2026, 3, 1, 3, 0, 0, tzinfo=UTC)
     monkeypatch.setattr(backup_command.timezone, "now", lambda: moment)

@@ -18,7 +18,7 @@ from campaign.management.commands.clean_media import file_fields, upload_folders
 from campaign.models import LogEntry
 from tests.factories import make_campaign, make_force, make_user
 from tests.hardening.conftest import stored
-from tests.hardening.test_backups import backing_up, migrated  # noqa: F401
+from tests.hardening.test_backups import backing_up  # noqa: F401
 from tests.hardening.test_clean_media import clean_media, left_behind
 from tests.hardening.test_picture_files import processed_picture
 

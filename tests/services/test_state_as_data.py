@@ -2,12 +2,13 @@
 turned old free-text state into fields."""
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from campaign import rules, services
 from campaign.models import CustomContent, OutOfActionTest
-from tests.factories import make_campaign, make_user
+from tests.factories import make_campaign
 from tests.services.cards import commissar, krieg_force, krieg_squad
 from tests.services.fights import destroyed_in_battle
 
@@ -52,13 +53,18 @@ def old_force(apps, **fields):
     return apps.get_model("campaign", "CrusadeForce").objects.create(**defaults | fields)
 
 
-@pytest.mark.django_db(transaction=True)
-def test_it_moves_old_free_text_state_into_fields():
-    """Promotions settled by an Enhancement were marked by a text prefix, and three history
-    actions had other names: the migration rewrites both, and can be undone."""
+def migrate(target):
+    """Migrate the test database to ``target`` (a migration, or None for the latest);
+    returns the models as they were then."""
     executor = MigrationExecutor(connection)
-    executor.migrate([OLD])
-    old = executor.loader.project_state([OLD]).apps
+    targets = [target] if target else executor.loader.graph.leaf_nodes()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+def old_texts(old) -> dict:
+    """Promotions settled by an Enhancement, marked by a text prefix, and a history action
+    under its old name."""
     user = old.get_model("auth", "User").objects.create(username="vell")
     campaign = old.get_model("campaign", "Campaign").objects.create(name="Vraks", invite_code="x")
     force = old_force(old, player=user, campaign=campaign, name="Krieg")
@@ -75,38 +81,24 @@ def test_it_moves_old_free_text_state_into_fields():
     old.get_model("campaign", "HistoryEntry").objects.create(
         action="unit_picture", summary="New picture", force=force
     )
-
-    executor = MigrationExecutor(connection)
-    executor.migrate([DATA])
-    new = executor.loader.project_state([DATA]).apps
-    settled = dict(new.get_model("campaign", "Promotion").objects.values_list("pk", "settled_by"))
-    names = dict(new.get_model("campaign", "Promotion").objects.values_list("pk", "settled_with"))
-    actions = set(
-        new.get_model("campaign", "HistoryEntry").objects.values_list("action", flat=True)
-    )
-
-    assert settled == {heroes.pk: "renowned_heroes", honour.pk: "battle_honour"}
-    assert names == {heroes.pk: "Drill Commander", honour.pk: "Headhunters"}
-    assert actions == {"unit_picture_changed"}
-
-    executor = MigrationExecutor(connection)
-    executor.migrate([OLD])
-    assert set(
-        old.get_model("campaign", "Promotion").objects.values_list("settled_with", flat=True)
-    ) == {"Renowned Heroes: Drill Commander", "Headhunters"}
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
-    make_user("after-the-migration")  # the latest schema is back for the next test
+    return {"force": force.pk, "heroes": heroes.pk, "honour": honour.pk}
 
 
-@pytest.mark.django_db(transaction=True)
-def test_it_counts_enhancements_left_out_of_old_cards_and_turns_tables_into_keywords():
-    """R2.1: a unit's points include its Enhancement; R4.4: tables fit by keyword. Cards
-    made before are brought in step, each with a history row."""
-    before, after = OLD, DATA
-    executor = MigrationExecutor(connection)
-    executor.migrate([before])
-    old = executor.loader.project_state([before]).apps
+def read_texts(apps, made: dict) -> dict:
+    promotions = apps.get_model("campaign", "Promotion").objects.filter(unit__force=made["force"])
+    fields = [f.name for f in apps.get_model("campaign", "Promotion")._meta.fields]
+    history = apps.get_model("campaign", "HistoryEntry").objects.filter(force=made["force"])
+    return {
+        "settled_by": dict(promotions.values_list("pk", "settled_by"))
+        if "settled_by" in fields
+        else None,
+        "settled_with": dict(promotions.values_list("pk", "settled_with")),
+        "actions": set(history.values_list("action", flat=True)),
+    }
+
+
+def old_cards(old) -> dict:
+    """A lord whose Enhancement was left out of his points, and cards with a traits table."""
     user = old.get_model("auth", "User").objects.create(username="ragnar")
     force = old_force(old, player=user, name="Fenris")
     cards = old.get_model("campaign", "Unit").objects
@@ -119,30 +111,23 @@ def test_it_counts_enhancements_left_out_of_old_cards_and_turns_tables_into_keyw
         **{"force": force, "name": "Shadow Pack", "datasheet": "Infiltrators", "points": 20},
         **{"trait_table": "Infantry", "faction_keywords": "Imperium"},
     )
-
-    executor = MigrationExecutor(connection)
-    executor.migrate([after])
-    new = executor.loader.project_state([after]).apps
-    units = {u.pk: u for u in new.get_model("campaign", "Unit").objects.all()}
-    entry = new.get_model("campaign", "HistoryEntry").objects.get(unit_id=lord.pk)
-
-    assert units[lord.pk].points == 145
-    assert units[pack.pk].is_infantry and not units[lord.pk].is_infantry
-    assert entry.changes == {"points": [125, 145]}
-    assert new.get_model("campaign", "CrusadeForce").objects.get().supply_used == 165
-
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    return {"force": force.pk, "lord": lord.pk, "pack": pack.pk}
 
 
-@pytest.mark.django_db(transaction=True)
-def test_it_gives_battles_from_before_invitations_sides_that_accepted_and_recorded():
-    """Battles started before invitations: every side was committed, so it is accepted; a
-    completed battle's sides recorded the result that counted, by whoever recorded it."""
-    before, after = OLD, DATA
-    executor = MigrationExecutor(connection)
-    executor.migrate([before])
-    old = executor.loader.project_state([before]).apps
+def read_cards(apps, made: dict) -> dict:
+    units = {u.pk: u for u in apps.get_model("campaign", "Unit").objects.all()}
+    entry = apps.get_model("campaign", "HistoryEntry").objects.get(unit_id=made["lord"])
+    force = apps.get_model("campaign", "CrusadeForce").objects.get(pk=made["force"])
+    return {
+        "points": units[made["lord"]].points,
+        "infantry": (units[made["pack"]].is_infantry, units[made["lord"]].is_infantry),
+        "changes": entry.changes,
+        "supply_used": force.supply_used,
+    }
+
+
+def old_battles(old) -> dict:
+    """Battles started before invitations: one open, one completed."""
     User = old.get_model("auth", "User")
     alice, bruno = User.objects.create(username="alice"), User.objects.create(username="bruno")
     Force = old.get_model("campaign", "CrusadeForce")
@@ -167,18 +152,96 @@ def test_it_gives_battles_from_before_invitations_sides_that_accepted_and_record
     old.get_model("campaign", "HistoryEntry").objects.create(
         action="battle_recorded", summary="Talons: Defeat", force=talons, battle=done, actor=bruno
     )
+    return {
+        "alice": alice.pk,
+        "bruno": bruno.pk,
+        "completed_at": done.completed_at,
+        "sides": {"waiting": waiting.pk, "won": won.pk, "lost": lost.pk},
+    }
 
-    executor = MigrationExecutor(connection)
-    executor.migrate([after])
-    new = executor.loader.project_state([after]).apps
-    sides = {p.pk: p for p in new.get_model("campaign", "BattleParticipant").objects.all()}
 
-    assert {p.invitation for p in sides.values()} == {"accepted"}
-    assert (sides[waiting.pk].claimed_result, sides[waiting.pk].recorded_at) == ("", None)
-    assert (sides[won.pk].claimed_result, sides[won.pk].recorded_by_id) == ("win", alice.pk)
-    assert (sides[lost.pk].claimed_result, sides[lost.pk].recorded_by_id) == ("loss", bruno.pk)
-    assert sides[lost.pk].recorded_at == done.completed_at
+def read_battles(apps, made: dict) -> dict:
+    Participant = apps.get_model("campaign", "BattleParticipant")
+    sides = Participant.objects.in_bulk(made["sides"].values())
+    return {
+        name: {
+            "invitation": sides[pk].invitation,
+            "claimed_result": sides[pk].claimed_result,
+            "recorded_by": sides[pk].recorded_by_id,
+            "recorded_at": sides[pk].recorded_at,
+        }
+        for name, pk in made["sides"].items()
+    }
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
-    make_user("after-the-migration")  # the latest schema is back for the next test
+
+@pytest.fixture(scope="module")
+def migrated(django_db_setup, django_db_blocker) -> dict:
+    """Old data for each test below, made once in the schema before group play, migrated
+    forward by the data migration, back again, and forward to the latest schema: one
+    round trip for the module (each takes a good part of a minute), read into plain
+    values at each step. The database is emptied after, as a transactional test leaves
+    it."""
+    with django_db_blocker.unblock():
+        try:
+            old = migrate(OLD)
+            made = {"texts": old_texts(old), "cards": old_cards(old), "battles": old_battles(old)}
+            new = migrate(DATA)
+            after = {
+                "texts": read_texts(new, made["texts"]),
+                "cards": read_cards(new, made["cards"]),
+                "battles": read_battles(new, made["battles"]),
+            }
+            undone = read_texts(migrate(OLD), made["texts"])
+        finally:
+            migrate(None)
+            call_command("flush", interactive=False, verbosity=0)
+    return {"made": made, "after": after, "undone": undone}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_moves_old_free_text_state_into_fields(migrated):
+    """Promotions settled by an Enhancement were marked by a text prefix, and three history
+    actions had other names: the migration rewrites both, and can be undone."""
+    made, after, undone = migrated["made"]["texts"], migrated["after"]["texts"], migrated["undone"]
+
+    assert after["settled_by"] == {
+        made["heroes"]: "renowned_heroes",
+        made["honour"]: "battle_honour",
+    }
+    assert after["settled_with"] == {
+        made["heroes"]: "Drill Commander",
+        made["honour"]: "Headhunters",
+    }
+    assert after["actions"] == {"unit_picture_changed"}
+    assert set(undone["settled_with"].values()) == {
+        "Renowned Heroes: Drill Commander",
+        "Headhunters",
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_counts_enhancements_left_out_of_old_cards_and_turns_tables_into_keywords(migrated):
+    """R2.1: a unit's points include its Enhancement; R4.4: tables fit by keyword. Cards
+    made before are brought in step, each with a history row."""
+    after = migrated["after"]["cards"]
+
+    assert after["points"] == 145
+    assert after["infantry"] == (True, False)
+    assert after["changes"] == {"points": [125, 145]}
+    assert after["supply_used"] == 165
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_gives_battles_from_before_invitations_sides_that_accepted_and_recorded(migrated):
+    """Battles started before invitations: every side was committed, so it is accepted; a
+    completed battle's sides recorded the result that counted, by whoever recorded it."""
+    made, sides = migrated["made"]["battles"], migrated["after"]["battles"]
+
+    assert {side["invitation"] for side in sides.values()} == {"accepted"}
+    assert (sides["waiting"]["claimed_result"], sides["waiting"]["recorded_at"]) == ("", None)
+    assert (sides["won"]["claimed_result"], sides["won"]["recorded_by"]) == ("win", made["alice"])
+    assert (sides["lost"]["claimed_result"], sides["lost"]["recorded_by"]) == (
+        "loss",
+        made["bruno"],
+    )
+    assert sides["lost"]["recorded_at"] == made["completed_at"]
