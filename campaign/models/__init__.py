@@ -68,7 +68,7 @@ from .packs import (
     CustomContentQuerySet,
     EnabledPack,
 )
-from .phases import COLOUR, MOST_PHASES, Alliance, Phase
+from .phases import COLOUR, MOST_PHASES, Alliance, AllianceTotal, Phase
 from .players import EmailKind, PlayerSettings
 from .sessions import SignedInSession
 from .territories import MAP_COLUMNS, MAP_ROWS, MOST_TERRITORIES, Territory, TerritoryChange
@@ -76,6 +76,7 @@ from .webhooks import Webhook, WebhookDelivery
 
 __all__ = [
     "Alliance",
+    "AllianceTotal",
     "COLOUR",
     "LogEntry",
     "MAP_COLUMNS",

@@ -9,7 +9,7 @@ from django.utils import timezone
 from campaign import rules
 from campaign.bounds import BoundedPositiveIntegerField, between, count
 
-from ._common import NOTE_LENGTH
+from ._common import MOST_TALLY, NOTE_LENGTH
 from .battles import battle_size_choices
 from .campaigns import Campaign
 
@@ -115,3 +115,38 @@ class Alliance(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class AllianceTotal(models.Model):
+    """An alliance's battles, wins and Campaign Points in one phase (``phase`` None: the
+    battles before the first phase), kept by the services that complete and void battles
+    (`services.campaign_points`): the campaign page reads a row per alliance and phase
+    instead of adding up every side of the phase being played at each look.
+
+    A battle counts once for each alliance with a side in it, as won if any of those
+    sides won, for the Campaign Points those sides scored."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    alliance = models.ForeignKey(Alliance, on_delete=models.CASCADE, related_name="totals")
+    phase = models.ForeignKey(Phase, null=True, on_delete=models.CASCADE, related_name="+")
+    battles = count(MOST_TALLY, default=0)
+    wins = count(MOST_TALLY, default=0)
+    campaign_points = count(MOST_CAMPAIGN_POINTS, default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["alliance", "phase"],
+                condition=models.Q(phase__isnull=False),
+                name="one_alliance_total_per_phase",
+            ),
+            models.UniqueConstraint(
+                fields=["alliance"],
+                condition=models.Q(phase__isnull=True),
+                name="one_alliance_total_before_phases",
+            ),
+        ]
+        indexes = [models.Index(fields=["campaign"], name="alliance_total_campaign")]
+
+    def __str__(self) -> str:
+        return f"{self.alliance}: {self.battles} battles"

@@ -2,10 +2,9 @@
 overall, alliance standings and their chart.
 
 A fixed number of queries whatever the number of phases, alliances, forces and battles:
-the phases (at most `MOST_PHASES`), the alliances, an aggregate of the sides of completed
-battles per alliance and phase (its rows are alliances x phases, whatever the battles:
-the current phase's at each look, the other phases' kept until a battle of theirs
-completes or is voided), and for a phase asked for (``?phase=N``) a page of its forces'
+the phases (at most `MOST_PHASES`), the alliances, their totals per phase (`AllianceTotal`,
+kept by the services that complete and void battles: a row per alliance and phase,
+whatever the battles), and for a phase asked for (``?phase=N``) a page of its forces'
 standings (a count and the page, the database adding up its battles)."""
 
 from __future__ import annotations
@@ -13,17 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from django.core.cache import cache
 from django.core.paginator import Page
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
 from campaign import charts, rules
-from campaign.models import Alliance, Battle, BattleParticipant, Campaign, Phase
+from campaign.models import Alliance, AllianceTotal, Battle, BattleParticipant, Campaign, Phase
 from campaign.prepared import Prepared, fetch_together
 
 from .paging import paginate
-from .versions import FRAGMENT_SECONDS
 
 PHASE_STANDINGS_PER_PAGE = 20
 DONE, CURRENT, TO_COME = "done", "current", "to come"
@@ -168,91 +165,8 @@ def _state(phase: Phase, current: Phase | None) -> str:
     return TO_COME
 
 
-def _completed_sides(campaign: int):
-    return BattleParticipant.objects.filter(
-        battle__campaign_id=campaign, battle__status=Battle.Status.COMPLETED
-    )
-
-
-def _added_up(sides):
-    """Battles, wins and Campaign Points of ``sides`` per (alliance, phase): its rows are
-    alliances x phases, whatever the battles."""
-    return (
-        sides.filter(alliance__isnull=False)
-        .values("alliance_id", "battle__phase_id")
-        .annotate(
-            battles=Count("battle_id", distinct=True),
-            wins=Count("battle_id", distinct=True, filter=WON),
-            points=Coalesce(Sum("campaign_points"), 0),
-        )
-        .order_by()
-    )
-
-
-def _by_key(rows) -> dict:
-    return {(row["alliance_id"], row["battle__phase_id"]): row for row in rows}
-
-
-# The current phase's totals and how many of its battles were completed, at each look
-# after a result: compiled once, read together (`campaign.prepared`).
-_NOW = Prepared(
-    lambda campaign, phase: _added_up(_completed_sides(campaign).filter(battle__phase_id=phase)),
-    campaign=int,
-    phase=int,
-)
-_COMPLETED_NOW = Prepared(
-    lambda campaign, phase: (
-        Battle.objects.filter(campaign_id=campaign, phase_id=phase, status=Battle.Status.COMPLETED)
-        .order_by()
-        .values("campaign_id")
-        .annotate(n=Count("*"))
-        .values_list("n", flat=True)
-    ),
-    campaign=int,
-    phase=int,
-)
-
-
-def _counted(campaign: Campaign) -> bool:
-    """The campaign came with its counts of completed and voided battles (its page's read)
-    and is playing a phase: the other phases' totals can be kept (`_settled_totals`)."""
-    counted = hasattr(campaign, "completed_battles") and hasattr(campaign, "voided_battles")
-    return counted and campaign.current_phase_id is not None
-
-
-def _totals(campaign: Campaign, now: list | None) -> dict:
-    """Each alliance's battles, wins and Campaign Points per phase, from the sides of the
-    campaign's completed battles.
-
-    While a phase is being played, the battles of the other phases (and of none) are
-    added up once and kept (`_settled_totals`), and only the current phase's are added up
-    at each look (``now``: what `phase_reads` read of it): what the page rebuilds after a
-    battle grows with the phase, not with the whole campaign."""
-    if now is None:
-        return _by_key(_added_up(_completed_sides(campaign.pk)))
-    rows, completed_now = now
-    settled = campaign.completed_battles - (completed_now[0] if completed_now else 0)
-    return {**_settled_totals(campaign, settled), **_by_key(rows)}
-
-
-def _settled_totals(campaign: Campaign, completed: int) -> dict:
-    """The totals of the battles outside the current phase, kept under what moves them:
-    the current phase (which battles are outside it), how many of the campaign's battles
-    were voided (a void is never undone) and how many outside it were ``completed`` (with
-    the voids fixed, only ever more: a battle started in an earlier phase may complete
-    later). The counts are read before the totals, so what is kept is never older than
-    its key (``campaign`` comes from `selectors.versions.map_versions`)."""
-    phase = campaign.current_phase_id
-    key = f"phase-totals:{campaign.pk}:{phase}:{campaign.voided_battles}:{completed}"
-    totals = cache.get(key)
-    if totals is None:
-        sides = _completed_sides(campaign.pk).exclude(battle__phase_id=phase)
-        totals = _by_key(_added_up(sides))
-        cache.set(key, totals, FRAGMENT_SECONDS)
-    return totals
-
-
-# The campaign's phases and alliances, compiled once and read together (`campaign.prepared`).
+# The campaign's phases, alliances and the alliances' totals per phase, compiled once
+# and read together (`campaign.prepared`).
 _PHASES = Prepared(
     lambda campaign: Phase.objects.filter(campaign_id=campaign).order_by("position"),
     campaign=int,
@@ -261,18 +175,21 @@ _ALLIANCES = Prepared(
     lambda campaign: Alliance.objects.filter(campaign_id=campaign).order_by("name", "pk"),
     campaign=int,
 )
+_TOTALS = Prepared(
+    lambda campaign: (
+        AllianceTotal.objects.filter(campaign_id=campaign)
+        .order_by()
+        .values_list("alliance_id", "phase_id", "battles", "wins", "campaign_points")
+    ),
+    campaign=int,
+)
 
 
 def phase_reads(campaign: Campaign) -> list[tuple[Prepared, dict]]:
     """What `phase_overview` reads, for a caller that sends them with its own
-    (`prepared.fetch_together`): the phases, the alliances and, while a phase is being
-    played, its totals and how many of its battles were completed."""
+    (`prepared.fetch_together`): the phases, the alliances and their totals."""
     values = {"campaign": campaign.pk}
-    reads = [(_PHASES, values), (_ALLIANCES, values)]
-    if _counted(campaign):
-        now = {"campaign": campaign.pk, "phase": campaign.current_phase_id}
-        reads += [(_NOW, now), (_COMPLETED_NOW, now)]
-    return reads
+    return [(_PHASES, values), (_ALLIANCES, values), (_TOTALS, values)]
 
 
 def phase_overview(
@@ -284,7 +201,7 @@ def phase_overview(
 ) -> PhaseOverview | None:
     """What the campaign page shows of its phases and alliances (None without any);
     ``rows``: what `phase_reads` read, when read already."""
-    phases, alliances, *now = rows if rows is not None else fetch_together(*phase_reads(campaign))
+    phases, alliances, totals = rows if rows is not None else fetch_together(*phase_reads(campaign))
     if not phases and not alliances:
         return None
     current = next((p for p in phases if p.pk == campaign.current_phase_id), None)
@@ -295,5 +212,8 @@ def phase_overview(
         chosen=_chosen(phases, phase),
         alliances=alliances,
         page_number=page,
-        _totals=_totals(campaign, now or None) if alliances else {},
+        _totals={
+            (alliance, phase): {"battles": battles, "wins": wins, "points": points}
+            for alliance, phase, battles, wins, points in totals
+        },
     )

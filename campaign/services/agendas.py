@@ -28,6 +28,7 @@ from campaign.models import (
 from campaign.prepared import Prepared
 
 from . import _common as common
+from .bulk import update_rows
 
 Marks = tuple[tuple[int, int], ...]
 """One unit's marks: (Agenda key, times) for each picked Agenda it achieved."""
@@ -270,7 +271,7 @@ def apply(
     for row in rows:
         gain = given.get((row.battle_unit_id, row.agenda_id))
         row.xp_gained, row.tally_gained = (gain.xp, gain.tally) if gain else (0, 0)
-    AgendaAchievement.objects.bulk_update(rows, ["xp_gained", "tally_gained"])
+    update_rows(rows, ["xp_gained", "tally_gained"])
 
 
 def added(tallies: Mapping[str, int], found: Sequence[AgendaGain]) -> dict[str, int]:

@@ -32,6 +32,7 @@ from . import campaign_points as points_service
 from . import territories as territory_service
 from .approval import FIGHT, require_approved
 from .attached_credit import attached_credit_errors
+from .bulk import update_rows
 
 RESULTS = frozenset(result.value for result in rules.BattleResult)
 ARMIES_FIXED = "This battle is over; its armies can no longer change."
@@ -379,7 +380,7 @@ def record_side(
     claimed_before = side.claimed_result
     for unit_gain in gain.units:
         unit_gain.outcome.store(unit_gain.entry)
-    BattleUnit.objects.bulk_update([g.entry for g in gain.units], list(UnitOutcome.FIELDS))
+    update_rows([g.entry for g in gain.units], list(UnitOutcome.FIELDS))
     agenda_service.store_marks(
         participant=side,
         marks={g.entry.pk: g.outcome.agendas for g in gain.units},
@@ -513,8 +514,8 @@ class _Writes:
     history: list[HistoryEntry] = field(default_factory=list)
 
     def save(self) -> None:
-        Unit.objects.bulk_update(self.units, UNIT_TALLIES)
-        BattleUnit.objects.bulk_update(self.entries, ENTRY_GAINS)
+        update_rows(self.units, UNIT_TALLIES)
+        update_rows(self.entries, ENTRY_GAINS)
         Promotion.objects.bulk_create(self.promotions)
         OutOfActionTest.objects.bulk_create(self.tests)
         common.write_history(self.history)
@@ -574,10 +575,8 @@ def _complete(
         for unit_gain in gain.units:
             _apply_unit_gain(actor=by, battle=battle, gain=unit_gain, now=now, writes=writes)
     sides_written = [gain.participant for gain in plan]
-    CrusadeForce.objects.bulk_update(
-        [side.force for side in sides_written], ["battle_tally", "victories", "rp"]
-    )
-    BattleParticipant.objects.bulk_update(sides_written, ["result", "rp_before", "rp_after"])
+    update_rows([side.force for side in sides_written], ["battle_tally", "victories", "rp"])
+    update_rows(sides_written, ["result", "rp_before", "rp_after"])
     writes.save()
     agenda_service.apply(
         battle, {g.entry.pk: g.agendas for gain in plan for g in gain.units}, achieved

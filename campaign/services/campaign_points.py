@@ -4,13 +4,22 @@ a void."""
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Value, When
 
 from campaign import rules
-from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, HistoryAction
+from campaign.models import (
+    AllianceTotal,
+    Battle,
+    BattleParticipant,
+    Campaign,
+    CrusadeForce,
+    HistoryAction,
+)
 from campaign.models.forces import MOST_FORCE_CAMPAIGN_POINTS
 
 from . import _common as common
+from .bulk import update_rows
 
 SCORING_FIELDS = Campaign.SCORING_FIELDS
 FOR_RESULT = {
@@ -48,8 +57,9 @@ def score(battle: Battle, sides: list[BattleParticipant], ground: dict[int, str]
             MOST_FORCE_CAMPAIGN_POINTS, force.campaign_points + side.campaign_points
         )
         forces.append(force)
-    BattleParticipant.objects.bulk_update(sides, ["alliance", "campaign_points"])
-    CrusadeForce.objects.bulk_update(forces, ["campaign_points"])
+    update_rows(sides, ["alliance", "campaign_points"])
+    update_rows(forces, ["campaign_points"])
+    _count_for_alliances(battle, sides, 1)
 
 
 def unscore(
@@ -57,6 +67,7 @@ def unscore(
 ) -> None:
     """Inside a void (forces locked): take back what `score` gave (never below 0). The
     sides keep what they scored, as the record of a battle that no longer counts."""
+    _count_for_alliances(battle, sides, -1)
     changed = []
     for side in sides:
         force = forces.get(side.force_id)
@@ -64,7 +75,55 @@ def unscore(
             force.campaign_points = max(0, force.campaign_points - side.campaign_points)
             changed.append(force)
     if changed:
-        CrusadeForce.objects.bulk_update(changed, ["campaign_points"])
+        update_rows(changed, ["campaign_points"])
+
+
+def _count_for_alliances(battle: Battle, sides: list[BattleParticipant], sign: int) -> None:
+    """Add a completed battle to the totals of each alliance with a side in it, in the
+    battle's phase (``sign`` 1), or take it back out (-1, a void): one UPDATE, made as
+    increments so that battles ending at once both count. An alliance's row for a phase
+    is made with its first battle there (if a battle ending at the same moment made it
+    first, this one is added to it)."""
+    if battle.campaign_id is None:
+        return
+    counted: dict[int, dict[str, int]] = {}
+    for side in sides:
+        if side.alliance_id is not None:
+            change = counted.setdefault(
+                side.alliance_id, {"battles": sign, "wins": 0, "campaign_points": 0}
+            )
+            if side.result == BattleParticipant.Result.WIN:
+                change["wins"] = sign
+            change["campaign_points"] += sign * side.campaign_points
+    if not counted:
+        return
+    rows = AllianceTotal.objects.filter(phase_id=battle.phase_id, alliance_id__in=counted)
+
+    def add(rows, alliances) -> int:
+        return rows.update(
+            **{
+                name: F(name)
+                + Case(
+                    *(When(alliance_id=a, then=Value(counted[a][name])) for a in alliances),
+                    default=Value(0),
+                )
+                for name in ("battles", "wins", "campaign_points")
+            }
+        )
+
+    if add(rows, counted) == len(counted):
+        return
+    for alliance in sorted(set(counted) - set(rows.values_list("alliance_id", flat=True))):
+        try:
+            with transaction.atomic():
+                AllianceTotal.objects.create(
+                    campaign_id=battle.campaign_id,
+                    alliance_id=alliance,
+                    phase_id=battle.phase_id,
+                    **{name: max(0, value) for name, value in counted[alliance].items()},
+                )
+        except IntegrityError:  # made meanwhile by a battle ending at the same moment
+            add(rows.filter(alliance_id=alliance), [alliance])
 
 
 @transaction.atomic

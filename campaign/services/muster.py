@@ -24,6 +24,7 @@ from .battles import (
     ARMIES_FIXED,
     units_with_pending_choices,
 )
+from .bulk import update_rows
 
 
 @dataclass(frozen=True)
@@ -169,9 +170,7 @@ def muster_army(
         entries[passenger].embarked_in = entries[transport]
         linked[passenger] = entries[transport]
     if linked:
-        BattleUnit.objects.bulk_update(
-            [entries[pk] for pk in linked], ["attached_to", "embarked_in"]
-        )
+        update_rows([entries[pk] for pk in linked], ["attached_to", "embarked_in"])
     participant.faction = army.faction.strip()
     participant.detachment = detachment.strip()
     participant.warlord = army.warlord

@@ -24,6 +24,7 @@ from campaign.models import (
 )
 
 from . import _common as common
+from .bulk import update_rows
 from .forces import require_member
 from .pack_state import resolve_pack_state, write_pack_state
 from .restore_document import Restorable, read_document, row_at
@@ -126,7 +127,7 @@ def _write_rows(force: CrusadeForce, units: list[Unit], restorable: Restorable) 
     BattleHonour.objects.bulk_create(honours)
     for honour, replaced in replacing:
         honour.replaces = replaced
-    BattleHonour.objects.bulk_update([honour for honour, _ in replacing], ["replaces"])
+    update_rows([honour for honour, _ in replacing], ["replaces"])
     BattleScar.objects.bulk_create(scars)
     RequisitionPurchase.objects.bulk_create(
         RequisitionPurchase(force=force, unit=row_at(units, at), **values)

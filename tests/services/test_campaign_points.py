@@ -115,14 +115,17 @@ def test_the_winner_scores_for_taking_or_holding_ground(
     assert reload(ours).campaign_points == points
 
 
-def test_scoring_costs_two_queries_whatever_the_sides(campaign, sides, django_assert_num_queries):
+def test_scoring_costs_three_queries_whatever_the_sides(campaign, sides, django_assert_num_queries):
+    """The sides, the forces and the alliances' totals: one UPDATE each, once the
+    alliances have a battle in the phase (the first makes their rows)."""
     ours, rival = sides
+    make_recorded_battle(ours, rival, campaign=campaign)
     battle = make_battle(ours, rival, campaign=campaign)
     fought = list(battle.participants.select_related("force__campaign"))
     for one in fought:
         one.result = "win" if one.force_id == ours.pk else "loss"
 
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         campaign_points.score(battle, fought, {})
 
 

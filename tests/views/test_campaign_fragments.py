@@ -24,7 +24,7 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db
 
 BUILT = {
-    "the alliances' totals": "COUNT(DISTINCT",
+    "the alliances' totals": 'FROM "campaign_alliancetotal"',
     "the wins chart": '"battle__date"',
     "the phases": 'FROM "campaign_phase" WHERE',
     "the alliances": 'FROM "campaign_alliance"',
