@@ -213,7 +213,7 @@ def phase_overview(
         alliances=alliances,
         page_number=page,
         _totals={
-            (alliance, phase): {"battles": battles, "wins": wins, "points": points}
-            for alliance, phase, battles, wins, points in totals
+            (alliance, phase_id): {"battles": battles, "wins": wins, "points": points}
+            for alliance, phase_id, battles, wins, points in totals
         },
     )

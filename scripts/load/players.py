@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.db.models import Max, Sum
+from django.db.models import Count, Max, Q, Sum
 
 from campaign import models, rules
 from campaign.sessions import SessionStore
@@ -114,12 +114,47 @@ def prepare(campaign_name: str, count: int, path: Path) -> None:
     print(json.dumps({"players": len(players)}))
 
 
+def _alliance_totals_problems(campaign) -> list[str]:
+    """Each alliance's stored totals per phase (moved by every battle that ended, many of
+    them at once) against what the sides of the completed battles add up to."""
+    sides = (
+        models.BattleParticipant.objects.filter(
+            battle__campaign=campaign,
+            battle__status=models.Battle.Status.COMPLETED,
+            alliance__isnull=False,
+        )
+        .values("alliance_id", "battle__phase_id")
+        .annotate(
+            battles=Count("battle_id", distinct=True),
+            wins=Count("battle_id", distinct=True, filter=Q(result="win")),
+            points=Sum("campaign_points"),
+        )
+        .order_by()
+    )
+    added = {(r["alliance_id"], r["battle__phase_id"]): r for r in sides}
+    stored = models.AllianceTotal.objects.filter(campaign=campaign, battles__gt=0)
+    problems = (
+        []
+        if len(stored) == len(added)
+        else [f"{len(stored)} alliance totals, {len(added)} expected"]
+    )
+    for total in stored:
+        row = added.get((total.alliance_id, total.phase_id))
+        got = (total.battles, total.wins, total.campaign_points)
+        expected = (row["battles"], row["wins"], row["points"]) if row else (0, 0, 0)
+        if got != expected:
+            problems.append(
+                f"alliance {total.alliance_id} phase {total.phase_id}: {got}, expected {expected}"
+            )
+    return problems
+
+
 def check(campaign_name: str, count: int, path: Path) -> None:
     """Each force: RP = before + what its new battles gave - what it spent, within 0 and the
     cap; battle tally and victories grew by its completed battles and wins; Supply Limit by
     its Increase Supply Limit purchases. Each unit: XP, battles played and survived, enemy
     units destroyed grew by what its new army entries say. Every purchase has its history
-    row."""
+    row. Each alliance's stored totals are what the completed sides add up to."""
     data = json.loads(path.read_text())
     before = data["before"]
     campaign = models.Campaign.objects.get(name=campaign_name)
@@ -176,6 +211,7 @@ def check(campaign_name: str, count: int, path: Path) -> None:
                     f"unit {unit['pk']} {number}: {unit[number]}, "
                     f"expected {was[number] + g[number]}"
                 )
+    problems += _alliance_totals_problems(campaign)
     history = models.HistoryEntry.objects.filter(pk__gt=before["history"])
     bought_rows = history.filter(action__startswith="requisition_").count()
     if bought_rows != purchases.count():
