@@ -217,3 +217,39 @@ def phase_overview(
             for alliance, phase_id, battles, wins, points in totals
         },
     )
+
+
+def alliance_totals_added_up(campaign: Campaign) -> dict[tuple[int, int | None], tuple]:
+    """What the sides of the campaign's completed battles add up to, per (alliance, phase):
+    (battles, wins, Campaign Points), a battle counted once for an alliance, won if any
+    of its sides won. What `alliance_totals_kept` must say: the tests and `make load`
+    compare them."""
+    sides = (
+        BattleParticipant.objects.filter(
+            battle__campaign=campaign,
+            battle__status=Battle.Status.COMPLETED,
+            alliance__isnull=False,
+        )
+        .values("alliance_id", "battle__phase_id")
+        .annotate(
+            battles=Count("battle_id", distinct=True),
+            wins=Count("battle_id", distinct=True, filter=WON),
+            points=Coalesce(Sum("campaign_points"), 0),
+        )
+        .order_by()
+    )
+    return {
+        (row["alliance_id"], row["battle__phase_id"]): (row["battles"], row["wins"], row["points"])
+        for row in sides
+    }
+
+
+def alliance_totals_kept(campaign: Campaign) -> dict[tuple[int, int | None], tuple]:
+    """The stored totals (`AllianceTotal`) with any battle in them, in the same shape."""
+    rows = AllianceTotal.objects.filter(campaign=campaign, battles__gt=0)
+    return {
+        (alliance, phase): (battles, wins, points)
+        for alliance, phase, battles, wins, points in rows.values_list(
+            "alliance_id", "phase_id", "battles", "wins", "campaign_points"
+        )
+    }

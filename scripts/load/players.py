@@ -13,9 +13,10 @@ import json
 from pathlib import Path
 
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Max, Sum
 
 from campaign import models, rules
+from campaign.selectors import phases
 from campaign.sessions import SessionStore
 
 UNFINISHED = [models.Battle.Status.IN_PROGRESS, models.Battle.Status.DISPUTED]
@@ -117,34 +118,13 @@ def prepare(campaign_name: str, count: int, path: Path) -> None:
 def _alliance_totals_problems(campaign) -> list[str]:
     """Each alliance's stored totals per phase (moved by every battle that ended, many of
     them at once) against what the sides of the completed battles add up to."""
-    sides = (
-        models.BattleParticipant.objects.filter(
-            battle__campaign=campaign,
-            battle__status=models.Battle.Status.COMPLETED,
-            alliance__isnull=False,
-        )
-        .values("alliance_id", "battle__phase_id")
-        .annotate(
-            battles=Count("battle_id", distinct=True),
-            wins=Count("battle_id", distinct=True, filter=Q(result="win")),
-            points=Sum("campaign_points"),
-        )
-        .order_by()
-    )
-    added = {(r["alliance_id"], r["battle__phase_id"]): r for r in sides}
-    stored = models.AllianceTotal.objects.filter(campaign=campaign, battles__gt=0)
-    problems = (
-        []
-        if len(stored) == len(added)
-        else [f"{len(stored)} alliance totals, {len(added)} expected"]
-    )
-    for total in stored:
-        row = added.get((total.alliance_id, total.phase_id))
-        got = (total.battles, total.wins, total.campaign_points)
-        expected = (row["battles"], row["wins"], row["points"]) if row else (0, 0, 0)
-        if got != expected:
+    kept, added = phases.alliance_totals_kept(campaign), phases.alliance_totals_added_up(campaign)
+    problems = []
+    for key in sorted(set(kept) | set(added), key=str):
+        if kept.get(key) != added.get(key):
+            alliance, phase = key
             problems.append(
-                f"alliance {total.alliance_id} phase {total.phase_id}: {got}, expected {expected}"
+                f"alliance {alliance} phase {phase}: {kept.get(key)}, expected {added.get(key)}"
             )
     return problems
 

@@ -6,11 +6,11 @@ from importlib import import_module
 
 import pytest
 from django.apps import apps
-from django.db.models import Count, Q, Sum
-from django.db.models.functions import Coalesce
 
 from campaign import services
-from campaign.models import Alliance, AllianceTotal, BattleParticipant
+from campaign.models import Alliance, AllianceTotal
+from campaign.selectors.phases import alliance_totals_added_up as added_up
+from campaign.selectors.phases import alliance_totals_kept as kept
 from tests.factories import (
     make_campaign,
     make_character,
@@ -20,36 +20,6 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def added_up(campaign) -> dict:
-    """What the sides of the campaign's completed battles add up to, per alliance and
-    phase: a battle counts once for an alliance, won if any of its sides won."""
-    rows = (
-        BattleParticipant.objects.filter(
-            battle__campaign=campaign, battle__status="completed", alliance__isnull=False
-        )
-        .values("alliance_id", "battle__phase_id")
-        .annotate(
-            battles=Count("battle_id", distinct=True),
-            wins=Count("battle_id", distinct=True, filter=Q(result="win")),
-            points=Coalesce(Sum("campaign_points"), 0),
-        )
-    )
-    return {
-        (r["alliance_id"], r["battle__phase_id"]): (r["battles"], r["wins"], r["points"])
-        for r in rows
-        if r["battles"]
-    }
-
-
-def kept(campaign) -> dict:
-    rows = AllianceTotal.objects.filter(campaign=campaign)
-    return {
-        (t.alliance_id, t.phase_id): (t.battles, t.wins, t.campaign_points)
-        for t in rows
-        if t.battles
-    }
 
 
 @pytest.fixture
