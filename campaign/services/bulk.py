@@ -5,8 +5,8 @@ ORM: a `When(pk=...)` filter per row and field, each resolved and compiled, abou
 millisecond a card for the five tallies a battle's end writes (25 ms of a 2x10 battle's
 end, where the database takes a fraction of one). `update_rows` writes the statement
 itself: the values are turned into what the database stores by their fields, as the
-ORM does, and each field's new value is cast to its column's type where the database needs it, as
-Django's own does (PostgreSQL, for the type of a parameter inside a CASE).
+ORM does, and each field's new value is cast to its column's type where the database
+needs it, as Django's own does (PostgreSQL, for the type of a parameter inside a CASE).
 """
 
 from __future__ import annotations
