@@ -206,26 +206,6 @@ def fact_prefetches(prefix: str = "") -> list[models.Prefetch]:
     return card_prefetches(prefix)[:2]
 
 
-def card_crusade_points(
-    *, honours: list[tuple[str, str]], scars: int, titanic: bool, upgrades: list[int]
-) -> int:
-    """A card's Crusade points from its active honours (each a category and a relic
-    category), how many active scars it has, its TITANIC keyword and its upgrades'
-    points: `Unit.crusade_points`, for callers that read only those columns."""
-    relics = [
-        rules.RelicCategory(relic)
-        for category, relic in honours
-        if category == rules.HonourCategory.CRUSADE_RELIC
-    ]
-    return rules.crusade_points(
-        battle_honours=len(honours) - len(relics),
-        battle_scars=scars,
-        titanic=titanic,
-        relics=relics,
-        upgrades=upgrades,
-    )
-
-
 KEYWORD_FIELDS = tuple((keyword, keyword.field) for keyword in rules.Keyword)
 """Each keyword with the yes/no field that records it on a card (read for every card)."""
 
@@ -374,7 +354,7 @@ class Unit(Named):
     @property
     def crusade_points(self) -> int:
         """Derived from honours, scars and pack upgrades by the rules, never typed in."""
-        return card_crusade_points(
+        return rules.card_crusade_points(
             honours=[(h.category, h.relic_category) for h in self.active_honours()],
             scars=len(self.active_scars()),
             titanic=self.is_titanic,

@@ -81,6 +81,7 @@ from .force import (
 from .honours import (
     HONOUR_CATEGORIES,
     available_relics,
+    card_crusade_points,
     crusade_points,
     fitting_trait_tables,
     honour_refusal,
@@ -264,6 +265,7 @@ __all__ = [
     "check_muster",
     "check_supply",
     "choices",
+    "card_crusade_points",
     "crusade_points",
     "dealers_of_death_xp",
     "has_no_xp_keyword",

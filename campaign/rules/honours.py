@@ -10,6 +10,7 @@ from .units import UnitFacts
 
 HONOUR_CATEGORIES: dict[str, str] = {category.value: category.label for category in HonourCategory}
 """R4.1: honour category key -> label; campaign books may add more."""
+RELIC = HonourCategory.CRUSADE_RELIC
 
 
 def crusade_points(
@@ -32,6 +33,27 @@ def crusade_points(
     upgrade_points = sum(upgrades)
     require_non_negative(upgrade_points=upgrade_points)
     return battle_honours * per_honour + relic_points + upgrade_points - battle_scars
+
+
+def card_crusade_points(
+    *,
+    honours: Iterable[tuple[str, str]],
+    scars: int,
+    titanic: bool = False,
+    upgrades: Iterable[int] = (),
+) -> int:
+    """R7 for one card from its active honours, each a (category, relic category) pair:
+    a Crusade Relic counts by its category, any other honour as a Battle Honour; with its
+    number of active scars and its upgrades' points (`crusade_points`)."""
+    honours = list(honours)
+    relics = [RelicCategory(relic) for category, relic in honours if category == RELIC]
+    return crusade_points(
+        battle_honours=len(honours) - len(relics),
+        battle_scars=scars,
+        titanic=titanic,
+        relics=relics,
+        upgrades=upgrades,
+    )
 
 
 def honour_refusal(

@@ -20,7 +20,6 @@ from campaign.models.forces import KEYWORD_FIELDS, card_prefetches
 from campaign.prepared import Prepared, fetch_together
 
 HONOUR_LABELS = dict(BattleHonour._meta.get_field("category").flatchoices)
-RELIC = rules.HonourCategory.CRUSADE_RELIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +88,10 @@ class CardRow:
 
     @property
     def crusade_points(self) -> int:
-        relics = [
-            rules.RelicCategory(h.relic_category) for h in self.honours if h.category == RELIC
-        ]
-        return rules.crusade_points(
-            battle_honours=len(self.honours) - len(relics),
-            battle_scars=len(self.scars),
+        return rules.card_crusade_points(
+            honours=[(h.category, h.relic_category) for h in self.honours],
+            scars=len(self.scars),
             titanic=self.is_titanic,
-            relics=relics,
             upgrades=self.upgrade_points,
         )
 

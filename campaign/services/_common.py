@@ -25,7 +25,6 @@ from campaign.models import (
     Unit,
     UnitUpgrade,
 )
-from campaign.models.forces import card_crusade_points
 
 _WRITTEN: list[Callable[[Sequence[HistoryEntry]], object]] = []
 """Who is told of every batch of history rows written, in the change's transaction."""
@@ -103,7 +102,7 @@ def force_totals(force: CrusadeForce) -> dict[str, int]:
     return {
         "supply_used": sum(points for _, points, counts, _ in cards if counts),
         "crusade_points": sum(
-            card_crusade_points(
+            rules.card_crusade_points(
                 honours=honours[pk], scars=scars[pk], titanic=titanic, upgrades=upgrades[pk]
             )
             for pk, _, _, titanic in cards

@@ -99,19 +99,22 @@ def _count_for_alliances(battle: Battle, sides: list[BattleParticipant], sign: i
         return
     rows = AllianceTotal.objects.filter(phase_id=battle.phase_id, alliance_id__in=counted)
 
-    def add(rows, alliances) -> int:
+    def add(rows) -> int:
         return rows.update(
             **{
                 name: F(name)
                 + Case(
-                    *(When(alliance_id=a, then=Value(counted[a][name])) for a in alliances),
+                    *(
+                        When(alliance_id=a, then=Value(change[name]))
+                        for a, change in counted.items()
+                    ),
                     default=Value(0),
                 )
                 for name in ("battles", "wins", "campaign_points")
             }
         )
 
-    if add(rows, counted) == len(counted):
+    if add(rows) == len(counted):
         return
     for alliance in sorted(set(counted) - set(rows.values_list("alliance_id", flat=True))):
         try:
@@ -123,7 +126,7 @@ def _count_for_alliances(battle: Battle, sides: list[BattleParticipant], sign: i
                     **{name: max(0, value) for name, value in counted[alliance].items()},
                 )
         except IntegrityError:  # made meanwhile by a battle ending at the same moment
-            add(rows.filter(alliance_id=alliance), [alliance])
+            add(rows.filter(alliance_id=alliance))
 
 
 @transaction.atomic

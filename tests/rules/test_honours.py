@@ -11,6 +11,7 @@ from campaign.rules import (
     Rank,
     RelicCategory,
     UnitFacts,
+    card_crusade_points,
     crusade_points,
     honour_refusal,
     max_battle_honours,
@@ -136,6 +137,22 @@ def test_it_asks_for_an_honour_to_replace_at_the_maximum(is_character, legendary
     assert "replace" in refusal
     assert honour_refusal(unit=full, category="battle_trait", replacing=True) is None
     assert honour_refusal(unit=below, category="battle_trait", replacing=False) is None
+
+
+def test_a_cards_crusade_points_count_relics_by_category_and_other_honours_as_honours():
+    """R7/R4.5: from a card's honours as stored (category, relic category): a Crusade Relic
+    by its category (not doubled for TITANIC), any other honour +1 (+2 TITANIC), -1 a scar,
+    plus its upgrades' points."""
+    honours = [
+        ("battle_trait", ""),
+        ("weapon_modification", ""),
+        ("crusade_relic", "antiquity"),
+        ("custom", ""),
+    ]
+
+    assert card_crusade_points(honours=honours, scars=1, upgrades=[2]) == 3 + 2 - 1 + 2
+    assert card_crusade_points(honours=honours, scars=1, titanic=True) == 6 + 2 - 1
+    assert card_crusade_points(honours=[], scars=0) == 0
 
 
 def test_it_gives_crusade_relics_only_to_characters():
