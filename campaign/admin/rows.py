@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from django.contrib.admin.templatetags.admin_list import (
     ResultList,
     _coerce_field_name,
+    admin_list_filter,
     result_headers,
     result_hidden_fields,
     results,
@@ -33,7 +34,9 @@ from django.contrib.admin.utils import (
 from django.core.exceptions import FieldDoesNotExist, ObjectDoesNotExist
 from django.db import models
 from django.urls import NoReverseMatch
+from django.utils.encoding import iri_to_uri
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from campaign.forms.widgets import escape
 
@@ -214,3 +217,26 @@ def organiser_result_list(cl) -> dict:
         "num_sorted_fields": sum(1 for h in headers if h["sortable"] and h["sorted"]),
         "results": list(lean_rows(cl) if lean else results(cl)),
     }
+
+
+FILTER_TEMPLATE = "admin/filter.html"
+
+
+def lean_filter(cl, spec) -> str:
+    """One filter of the list's sidebar, the HTML of Django's `admin/filter.html` written
+    in Python: the history's filter by action has some seventy choices, and rendering the
+    template for them was a fifth of the list's time. A filter with a template of its own
+    keeps Django's way."""
+    if spec.template != FILTER_TEMPLATE:
+        return admin_list_filter(cl, spec)
+    items = []
+    for choice in spec.choices(cl):
+        selected = ' class="selected"' if choice["selected"] else ""
+        href = escape(iri_to_uri(choice["query_string"]))
+        items.append(f'<li{selected}><a href="{href}">{escape(choice["display"])}</a></li>')
+    title = escape(spec.title)
+    by = escape(gettext(" By %(filter_title)s ") % {"filter_title": spec.title})
+    return mark_safe(
+        f'<details data-filter-title="{title}" open><summary>{by}</summary>'
+        f"<ul>{''.join(items)}</ul></details>"
+    )

@@ -1,9 +1,9 @@
-"""The organisers' changelist rows (`campaign.admin.rows`)."""
+"""The organisers' changelist rows and filters (`campaign.admin.rows`)."""
 
 from django import template
 from django.contrib.admin.templatetags.base import InclusionAdminNode
 
-from campaign.admin.rows import organiser_result_list
+from campaign.admin.rows import lean_filter, organiser_result_list
 
 register = template.Library()
 
@@ -17,3 +17,8 @@ def organiser_result_list_tag(parser, token):
         template_name="change_list_results.html",
         takes_context=False,
     )
+
+
+@register.simple_tag
+def organiser_list_filter(cl, spec):
+    return lean_filter(cl, spec)

@@ -1,16 +1,19 @@
 """The organisers' lists built in Python (`campaign.admin.rows`): the same rows as Django's
 own, from only the columns shown, and a history count that moves with every change."""
 
+import re
+
 import pytest
 from django.contrib import admin
-from django.contrib.admin.templatetags.admin_list import items_for_result
+from django.contrib.admin.templatetags.admin_list import admin_list_filter, items_for_result
 from django.core.cache import cache
 from django.db import connection
+from django.test.html import parse_html
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
-from campaign.admin.rows import lean_rows
+from campaign.admin.rows import lean_filter, lean_rows
 from campaign.models import Unit
 from tests.admin.helpers import recorded_battle
 from tests.factories import make_battle, make_character, make_force, make_unit
@@ -56,6 +59,42 @@ def test_it_keeps_the_filters_in_each_row_link(organiser_client, league, campaig
 
     assert ours == djangos
     assert "_changelist_filters=" in ours[0]
+
+
+def filters_of(response) -> tuple[list, list]:
+    """The page's filters as `lean_filter` wrote them, and as Django writes them (as HTML
+    trees, so that only the line breaks between tags may differ)."""
+    changelist = response.context["cl"]
+    specs = changelist.filter_specs
+    ours = [parse_html(lean_filter(changelist, spec)) for spec in specs]
+    djangos = [parse_html(admin_list_filter(changelist, spec)) for spec in specs]
+    return ours, djangos
+
+
+@pytest.mark.parametrize("model", LISTS)
+def test_it_writes_each_filter_as_django_would(organiser_client, league, campaign, model):
+    """Plain and chosen, with the names of choices escaped: the same links Django draws."""
+    campaign.name = 'Pariah "Nexus" & <Co>'
+    campaign.save(update_fields=["name"])
+    url = reverse(f"admin:campaign_{model}_changelist")
+
+    for query in ({}, {"campaign": campaign.pk, "o": "1"}):
+        response = organiser_client.get(url, query)
+        ours, djangos = filters_of(response)
+        page = parse_html(response.content.decode())
+
+        assert len(ours) >= 2 and ours == djangos
+        assert all(page.count(tree) == 1 for tree in ours)
+    chosen = [
+        lean_filter(response.context["cl"], spec) for spec in response.context["cl"].filter_specs
+    ]
+    assert any(
+        re.search(
+            r'<li class="selected"><a href="[^"]*">Pariah &quot;Nexus&quot; &amp; &lt;Co&gt;</a>',
+            html,
+        )
+        for html in chosen
+    )
 
 
 def test_it_shows_a_card_with_no_xp_and_a_removed_card_as_their_pages_do(
