@@ -152,36 +152,52 @@ def news_rows(user, since: datetime, campaigns: list[int] | None = None):
     return _rows(user.pk, since, campaigns)
 
 
-def _rows(user: int, since: datetime, campaigns: list[int] | None):
+def _told(user: int, since: datetime, campaigns: list[int] | None):
+    """The history rows of ``user``'s campaigns after ``since`` that are not their own."""
     if campaigns is None:
         where = Q(campaign_id__in=Membership.objects.filter(user_id=user).values("campaign_id"))
     elif len(campaigns) == 1:
         where = Q(campaign_id=campaigns[0])
     else:
         where = Q(campaign_id__in=campaigns)
-    my_forces = CrusadeForce.objects.filter(player_id=user).values("pk")
+    return HistoryEntry.objects.filter(where, created_at__gt=since).exclude(actor_id=user)
+
+
+def _my_forces(user: int):
+    return CrusadeForce.objects.filter(player_id=user).values("pk")
+
+
+def _rows(user: int, since: datetime, campaigns: list[int] | None):
     return (
-        HistoryEntry.objects.filter(where, created_at__gt=since, action__in=TOLD)
-        .filter(~Q(action__in=MINE_ONLY) | Q(force_id__in=my_forces))
-        .exclude(actor_id=user)
+        _told(user, since, campaigns)
+        .filter(action__in=TOLD)
+        .filter(~Q(action__in=MINE_ONLY) | Q(force_id__in=_my_forces(user)))
         .select_related("actor", "campaign")
         .only(*COLUMNS)
         .order_by("-created_at", "-pk")
     )
 
 
-def counting(rows, most: int):
-    """What the count of ``rows`` reads: a column of the news index (`history_news`) for
-    each row, no further than one past ``most``. A busy month holds thousands of lines,
-    and counting them all cost more than the page; with no order asked, the database stops
-    at the row past ``most``, and reads the index alone (the row's id is not in it on
-    PostgreSQL: asking for it cost a visit to the table for every row passed)."""
-    return rows.order_by().values_list("action", flat=True)[: most + 1]
+def counting(user: int, since: datetime, campaigns: list[int] | None, most: int):
+    """What the count of the news (`_rows`) reads: a column of the news index
+    (`history_news`) for each row, no further than one past ``most``. A busy month holds
+    thousands of lines, and counting them all cost more than the page; with no order
+    asked, the database stops at the row past ``most``, and reads the index alone (the
+    row's id is not in it on PostgreSQL: asking for it cost a visit to the table for every
+    row passed). The invitations, told only when they name one of my forces, are counted
+    apart, from the forces' index: read with the rest, the count passed every other
+    player's invitation of the month (a league's thousands) before it stopped."""
+    told = _told(user, since, campaigns).order_by()
+    others = told.filter(action__in=[action for action in TOLD if action not in MINE_ONLY])
+    mine = told.filter(action__in=MINE_ONLY, force_id__in=_my_forces(user))
+    return others.values_list("action", flat=True).union(
+        mine.values_list("action", flat=True), all=True
+    )[: most + 1]
 
 
-def counted(rows, most: int) -> int:
-    """How many ``rows`` there are, counting no further than one past ``most``."""
-    return counting(rows, most).count()
+def counted(user: int, since: datetime, campaigns: list[int] | None, most: int) -> int:
+    """How many news rows there are, counting no further than one past ``most``."""
+    return counting(user, since, campaigns, most).count()
 
 
 def _log(user: int, since: datetime):
@@ -202,7 +218,7 @@ def _log(user: int, since: datetime):
 # the first page. Other pages and other players read it through the ORM, the same rows.
 _ONE_CAMPAIGN = {"user": int, "campaign": int, "since": datetime}
 _COUNTED_IN_ONE = Prepared(
-    lambda user, campaign, since: counting(_rows(user, since, [campaign]), PER_PAGE * MOST_PAGES),
+    lambda user, campaign, since: counting(user, since, [campaign], PER_PAGE * MOST_PAGES),
     **_ONE_CAMPAIGN,
 )
 _FIRST_PAGE_IN_ONE = Prepared(
@@ -244,7 +260,7 @@ def news(
         rows = partial(news_rows, user, since, campaigns)  # built for a later page only
     else:
         rows = news_rows(user, since, campaigns)
-        total, first_page = counted(rows, most), None
+        total, first_page = counted(user.pk, since, campaigns, most), None
         in_log = _LOG.fetch(**logged[1])
     shown = paginate(rows, page, per_page=per_page, count=min(total, most), first_page=first_page)
     lines = [NewsLine(entry) for entry in shown.object_list]

@@ -175,6 +175,11 @@ def test_it_tells_a_player_of_a_battle_invitation_to_their_force_only(client):
     invited = [line for line in theirs.lines if line.what == "Invited to battle"]
     assert [line.entry.force_id for line in invited] == [reserve.pk]
     assert "Invited to battle" not in {line.what for line in members.lines}
+    # Counted as listed: their invitation once, for them alone.
+    assert [news.page.paginator.count for news in (theirs, members)] == [
+        len(theirs.lines),
+        len(members.lines),
+    ]
 
 
 def test_it_shows_a_new_invitation_to_join_a_campaign(client, watched):
@@ -359,9 +364,10 @@ def test_the_count_of_news_is_read_from_its_index_alone():
     count asks for nothing outside it (not even the row's id, which PostgreSQL's index
     does not hold)."""
     campaign = make_campaign()
-    rows = since._rows(1, timezone.now() - timedelta(days=30), [campaign.pk])
-    counted = since.counting(rows, 150)
-    assert counted.query.values_select == ("action",)
+    counted = since.counting(1, timezone.now() - timedelta(days=30), [campaign.pk], 150)
+    parts = counted.query.combined_queries
+    assert [part.values_select for part in parts] == [("action",), ("action",)]
+    assert not any(part.order_by or part.default_ordering for part in parts)
 
     if connection.vendor == "sqlite":
         plan = counted.explain()
