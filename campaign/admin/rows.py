@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -34,9 +35,10 @@ from django.contrib.admin.utils import (
 from django.core.exceptions import FieldDoesNotExist, ObjectDoesNotExist
 from django.db import models
 from django.urls import NoReverseMatch
+from django.utils import formats, timezone
 from django.utils.encoding import iri_to_uri
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from campaign.forms.widgets import escape
 
@@ -151,11 +153,36 @@ def _cell_text(column: Column, obj, choices: dict) -> tuple[str, list[str]]:
                 shown = choices[f.name].get(value, empty)
             except TypeError:
                 shown = display_for_field(value, f, empty, avoid_link=column.linked)
+        elif type(value) is datetime.date and type(f) is models.DateField:
+            shown = _date_text(value, get_language())
+        elif type(value) is datetime.datetime and type(f) is models.DateTimeField:
+            shown = _moment_text(value)
         else:
             shown = display_for_field(value, f, empty, avoid_link=column.linked)
         if isinstance(f, (models.DateField, models.TimeField, models.ForeignKey)):
             extra.append("nowrap")
     return escape(shown), extra
+
+
+@functools.lru_cache(maxsize=1024)
+def _date_text(value: datetime.date, language: str) -> str:
+    """A date as Django's list shows it (`formats.localize`), worked out once a day and
+    language: a list of battles shows a few dates many times."""
+    return formats.localize(value)
+
+
+def _moment_text(value: datetime.datetime) -> str:
+    """A moment as Django's list shows it, in the current time zone, worked out once a
+    minute when the format shows no seconds (every row of the history has its moment)."""
+    local = timezone.template_localtime(value)
+    if any(second in formats.get_format("DATETIME_FORMAT") for second in "suvUrc"):
+        return formats.localize(local)
+    return _minute_text(local.replace(second=0, microsecond=0), str(local.tzinfo), get_language())
+
+
+@functools.lru_cache(maxsize=1024)
+def _minute_text(minute: datetime.datetime, zone: str, language: str) -> str:
+    return formats.localize(minute)
 
 
 def _link_address(cl) -> str | None:

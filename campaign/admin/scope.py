@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaign.bounds import fits_column
-from campaign.forms.widgets import PlainSelect, escape
+from campaign.forms.widgets import PlainHiddenInput, PlainSelect, escape
 from campaign.models import (
     Alliance,
     Battle,
@@ -287,9 +287,15 @@ class OrganiserChangeList(ChangeList):
 class ActionForm(helpers.ActionForm):
     """Django's action form, its choice of action written without a template per option
     (`widgets.PlainSelect`, the same markup): through the widget's templates it was a
-    twentieth of a changelist's time."""
+    twentieth of a changelist's time. Its hidden input the same way."""
 
     action = forms.ChoiceField(label=gettext_lazy("Action:"), widget=PlainSelect)
+    select_across = forms.BooleanField(
+        label="",
+        required=False,
+        initial=0,
+        widget=PlainHiddenInput({"class": "select-across"}),
+    )
 
 
 class OrganiserScope:

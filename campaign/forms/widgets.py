@@ -64,6 +64,18 @@ class PlainSelect(forms.Select):
         return select_html(self.get_context(name, value, attrs)["widget"])
 
 
+class PlainHiddenInput(forms.HiddenInput):
+    """A hidden input written as Django's ``input.html`` writes it, without its templates."""
+
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        shown = "" if widget["value"] is None else f' value="{escape(str(widget["value"]))}"'
+        return mark_safe(  # noqa: S308 - every value is escaped
+            f'<input type="{escape(widget["type"])}" name="{escape(widget["name"])}"'
+            f"{shown}{attrs_html(widget['attrs'])}>"
+        )
+
+
 class TallyInput(forms.NumberInput):
     """A small count typed at the table: empty means 0 (shown as a placeholder), and a
     phone offers its number pad. Given to a field as a class, so a form with boxes for

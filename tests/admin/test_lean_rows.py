@@ -5,12 +5,14 @@ import re
 
 import pytest
 from django.contrib import admin
+from django.contrib.admin import helpers
 from django.contrib.admin.templatetags.admin_list import admin_list_filter, items_for_result
 from django.core.cache import cache
 from django.db import connection
 from django.test.html import parse_html
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone, translation
 
 from campaign import services
 from campaign.admin.rows import lean_filter, lean_rows
@@ -48,6 +50,23 @@ def test_it_writes_each_row_as_django_would(organiser_client, league, model):
 
     assert ours and ours == djangos
     assert all(row in response.content.decode() for row in ours)
+
+
+@pytest.mark.parametrize("model", ["battle", "historyentry"])
+def test_it_writes_dates_and_moments_as_django_would_in_any_zone_and_language(
+    organiser_client, league, model
+):
+    """Each day's and minute's text is worked out once, for the zone and the language it
+    was worked out in: the same list in another zone shows other times."""
+    response = organiser_client.get(reverse(f"admin:campaign_{model}_changelist"))
+    shown = {}
+    for zone, language in [("UTC", "en-gb"), ("Pacific/Chatham", "en-gb"), ("UTC", "fr")]:
+        with timezone.override(zone), translation.override(language):
+            ours, djangos = rows_of(response)
+        assert ours == djangos, (zone, language)
+        shown[zone, language] = ours
+    if model == "historyentry":
+        assert len(set(map(tuple, shown.values()))) == 3
 
 
 @pytest.mark.parametrize("model", LISTS)
@@ -95,6 +114,18 @@ def test_it_writes_each_filter_as_django_would(organiser_client, league, campaig
         )
         for html in chosen
     )
+
+
+def test_its_action_form_writes_the_markup_djangos_does(organiser_client, league):
+    """The choice of action and the hidden box for "select all" written in Python."""
+    response = organiser_client.get(reverse("admin:campaign_battle_changelist"))
+    ours = response.context["action_form"]
+    djangos = helpers.ActionForm(auto_id=None)
+    djangos.fields["action"].choices = ours.fields["action"].choices
+
+    for name in ("action", "select_across"):
+        assert parse_html(str(ours[name])) == parse_html(str(djangos[name])), name
+    assert 'class="select-across"' in str(ours["select_across"])
 
 
 def test_it_shows_a_card_with_no_xp_and_a_removed_card_as_their_pages_do(
