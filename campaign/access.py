@@ -17,7 +17,7 @@ decides with small indexed queries, so it costs the same however big a campaign 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TypeVar
 
@@ -49,7 +49,7 @@ from campaign.models import (
     Promotion,
     Unit,
 )
-from campaign.prepared import Prepared, by_pk
+from campaign.prepared import Prepared, by_pk, fetch_together
 
 OWNER_ONLY = "Only the force's player can change it."
 PLAYERS_ONLY = "Only players with a force in this battle can record it."
@@ -215,19 +215,45 @@ def get_campaign_for_user(
 
     ``campaigns()`` is the queryset to fetch it from when the page needs more than the
     campaign in the same query (compiled once for each ``campaigns``, `campaign.prepared`)."""
+    campaign, can_write, _ = read_campaign_for_user(
+        user, pk, write=write, campaigns=campaigns, along=()
+    )
+    return campaign, can_write
+
+
+def read_campaign_for_user(
+    user,
+    pk: int,
+    *,
+    write: bool = False,
+    campaigns: Callable[[], QuerySet[Campaign]] | None = None,
+    along: Sequence[tuple[Prepared, dict]],
+) -> tuple[Campaign, bool, list[list]]:
+    """`get_campaign_for_user`, with what the reads ``along`` fetch, read in the same
+    round trip (`prepared.fetch_together`) for a signed-in user: reads of the user's own
+    rows, which the page shows once the campaign is theirs to see (on a refusal, nothing
+    they read leaves here)."""
     campaigns = campaigns or _every_campaign
-    if user.is_authenticated:
-        campaign = _fetch_prepared(_seen_by(campaigns), pk, "campaign", user=user.pk)
-    else:
+    if not user.is_authenticated:  # no rows of their own
         campaign = _fetch(_with_viewer_role(campaigns(), user), pk, "campaign")
+        alongside: list[list] = [[] for _ in along]
+    else:
+        seen = (_seen_by(campaigns), {"pk": pk, "user": user.pk})
+        found, *alongside = (
+            fetch_together(seen, *along) if fits_column(Campaign._meta.pk, pk) else [[]]
+        )
+        if not found:
+            raise Http404("No such campaign.")
+        campaign = found[0]
     role = _effective_role(user, lambda: campaign.viewer_role)
-    return _decide(
+    campaign, can_write = _decide(
         campaign,
         can_write=role == Membership.Role.ORGANISER,
         visible=role is not None,
         write=write,
         refusal=ORGANISERS_ONLY,
     )
+    return campaign, can_write, alongside
 
 
 def _every_campaign() -> QuerySet[Campaign]:

@@ -194,6 +194,13 @@ class BattleParticipant(models.Model):
                 name="only_an_accepted_side_records",
             ),
         ]
+        indexes = [
+            # A force's wins and the battles they were won in, read from the index alone:
+            # the standings' chart asks for the wins of the top forces after each battle
+            # one of them wins (`selectors.charts`), and from the table it visited a page
+            # for each side the force ever played.
+            models.Index(fields=["force", "result", "battle"], name="side_force_result"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.force} in {self.battle_id}"

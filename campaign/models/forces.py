@@ -122,6 +122,11 @@ class CrusadeForce(Named):
             # A campaign's forces by name: the organiser's list of a league's cards (by
             # force, then name) reads the first forces' cards instead of sorting them all.
             models.Index(fields=["campaign", "name"], name="force_campaign_name"),
+            # The sum of a campaign's forces' revisions, which every look at its page and
+            # its organiser's lists asks (`selectors.versions`), read from the index alone:
+            # from the table, it visited a page for each force (0.8 ms of a first look on
+            # PostgreSQL, where a force's every change leaves its row somewhere new).
+            models.Index(fields=["campaign", "revision"], name="force_campaign_revision"),
         ]
 
     @property

@@ -22,6 +22,7 @@ from .campaigns import (
     campaign_overview,
     campaign_page_campaigns,
     invitation,
+    my_forces_read,
 )
 from .card_image import card_image_facts, card_png
 from .dashboard import Dashboard, dashboard, dashboard_reads
@@ -88,6 +89,7 @@ __all__ = [
     "invitation",
     "keyword_labels",
     "muster_page",
+    "my_forces_read",
     "order_of_battle",
     "ORDER_OF_BATTLE_FORCE",
     "order_of_battle_forces",

@@ -109,6 +109,12 @@ _MY_FORCES = Prepared(
 )
 
 
+def my_forces_read(campaign: int, user) -> tuple[Prepared, dict]:
+    """The read of ``user``'s forces in a campaign, to read with the campaign itself
+    (`access.read_campaign_for_user`)."""
+    return _MY_FORCES, {"campaign": campaign, "user": user.pk}
+
+
 class AllianceMark(NamedTuple):
     """What a row shows of a force's alliance: its badge."""
 
@@ -444,16 +450,17 @@ def campaign_overview(
     per_page: int = BATTLES_PER_PAGE,
     phase: int | str | None = None,
     phase_standings_page: int | str | None = None,
+    my_forces: list[CrusadeForce] | None = None,
 ) -> CampaignOverview:
     """Members, a page of standings (and the top forces' wins over time) and a page of
     battles in a fixed number of queries, and a fixed number of rows whatever the size of
     the league; one query when the page has them cached. ``campaign`` comes from
-    `campaign_page_campaigns`."""
-    mine = []
-    if user is not None and user.is_authenticated:
+    `campaign_page_campaigns`; ``my_forces``, what `my_forces_read` read (else a query)."""
+    mine = my_forces if my_forces is not None else []
+    if my_forces is None and user is not None and user.is_authenticated:
         mine = _MY_FORCES.fetch(campaign=campaign.pk, user=user.pk)
-        for force in mine:
-            force.campaign = campaign
+    for force in mine:
+        force.campaign = campaign
     return CampaignOverview(
         campaign=campaign,
         can_write=can_write,

@@ -72,7 +72,7 @@ _WINS = Prepared(
             battle__status=Battle.Status.COMPLETED,
         )
         .values("force_id", "battle__date")
-        .annotate(wins=Count("pk"))
+        .annotate(wins=Count("*"))  # not the sides' keys, which the index holds not
         .order_by()
         .values_list("force_id", "battle__date", "wins")
     ),

@@ -14,7 +14,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from campaign import selectors, services
-from campaign.access import get_campaign_for_user, get_campaign_invitation_for_user
+from campaign.access import (
+    get_campaign_for_user,
+    get_campaign_invitation_for_user,
+    read_campaign_for_user,
+)
 from campaign.bounds import fits_column
 from campaign.forms import add_service_errors
 from campaign.forms.campaigns import CampaignStartForm
@@ -53,12 +57,17 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, can_write = get_campaign_for_user(
-        request.user, pk, campaigns=selectors.campaign_page_campaigns
+    # The campaign and the viewer's forces in it, read together.
+    campaign, can_write, (mine,) = read_campaign_for_user(
+        request.user,
+        pk,
+        campaigns=selectors.campaign_page_campaigns,
+        along=[selectors.my_forces_read(pk, request.user)],
     )
     overview = selectors.campaign_overview(
         campaign,
         user=request.user,
+        my_forces=mine,
         can_write=can_write,
         page=page_number(request),
         standings_page=page_number(request, "standings"),
