@@ -20,6 +20,8 @@ from django.contrib.admin.templatetags.admin_list import (
     ResultList,
     _coerce_field_name,
     admin_list_filter,
+    pagination,
+    paginator_number,
     result_headers,
     result_hidden_fields,
     results,
@@ -267,3 +269,23 @@ def lean_filter(cl, spec) -> str:
         f'<details data-filter-title="{title}" open><summary>{by}</summary>'
         f"<ul>{''.join(items)}</ul></details>"
     )
+
+
+def lean_pagination(cl) -> str:
+    """The list's line of page links and its count, the HTML of Django's
+    ``admin/pagination.html`` written in Python."""
+    context = pagination(cl)
+    parts = ['<p class="paginator">']
+    if context["pagination_required"]:
+        parts.extend(paginator_number(cl, i) for i in context["page_range"])
+    count = cl.result_count
+    name = cl.opts.verbose_name if count == 1 else cl.opts.verbose_name_plural
+    parts.append(f"{count} {escape(name)}")
+    if context["show_all_url"]:
+        address, label = escape(context["show_all_url"]), escape(gettext("Show all"))
+        parts.append(f'<a href="{address}" class="showall">{label}</a>')
+    if cl.formset and count:
+        label = escape(gettext("Save"))
+        parts.append(f'<input type="submit" name="_save" class="default" value="{label}">')
+    parts.append("</p>")
+    return mark_safe("\n".join(parts))

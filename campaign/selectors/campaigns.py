@@ -8,7 +8,8 @@ from functools import cached_property, partial
 from typing import NamedTuple
 
 from django.core.paginator import Page
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from campaign import charts, rules
 from campaign.models import Battle, BattleParticipant, Campaign, CrusadeForce, Membership
@@ -209,11 +210,12 @@ class CampaignOverview:
     @cached_property
     def phases(self):
         """Phases, standings per phase and alliance standings (`selectors.phases`)."""
+        reads = phase_reads(self.campaign)
         return phase_overview(
             self.campaign,
             self.phase_number,
             page=self.phase_standings_page_number,
-            rows=self._with_first_pages(phase_reads(self.campaign)),
+            rows=reads.rows(self._with_first_pages(reads.reads)),
         )
 
     @property
@@ -223,7 +225,9 @@ class CampaignOverview:
 
     def _first_page_reads(self) -> list[tuple[Prepared, dict]]:
         campaign = {"campaign": self.campaign.pk}
-        reads = [(_STANDINGS_COUNT, campaign), (_STANDINGS_FIRST, campaign)]
+        reads = [(_STANDINGS_FIRST, campaign)]
+        if not hasattr(self.campaign, "forces_count"):  # counted with the campaign, else here
+            reads.append((_STANDINGS_COUNT, campaign))
         if self._opens_battles:
             reads += [(_BATTLES_FIRST, campaign), (_SIDES_FIRST, campaign)]
         return reads
@@ -283,12 +287,16 @@ class CampaignOverview:
         """This page of the standings as the bare values its table shows (how many forces
         there are and the first page read together, compiled once)."""
         forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER)
-        counted, first = self._first_pages[_STANDINGS_COUNT], self._first_pages[_STANDINGS_FIRST]
+        first = self._first_pages[_STANDINGS_FIRST]
+        count = getattr(self.campaign, "forces_count", None)
+        if count is None:
+            counted = self._first_pages[_STANDINGS_COUNT]
+            count = counted[0] if counted else 0
         shown = paginate(
             forces.values_list(*STANDINGS_COLUMNS),
             self.standings_page_number,
             per_page=STANDINGS_PER_PAGE,
-            count=counted[0] if counted else 0,
+            count=count,
             first_page=partial(list, first),
         )
         shown.object_list = list(shown.object_list)  # read once, for the table and the chart
@@ -436,8 +444,12 @@ class CampaignOverview:
 
 def campaign_page_campaigns() -> QuerySet[Campaign]:
     """Campaigns as the campaign page reads them (through their access helper): with the
-    versions of what the page shows, its map's apart."""
-    return map_versions(campaigns_with_versions(Campaign.objects.select_related("current_phase")))
+    versions of what the page shows, its map's apart, and how many forces they have (the
+    standings' count, from the index on the forces' campaign and revision)."""
+    forces = CrusadeForce.objects.filter(campaign=OuterRef("pk")).order_by().values("campaign")
+    counted = Coalesce(Subquery(forces.annotate(n=Count("*")).values("n")), Value(0))
+    campaigns = Campaign.objects.select_related("current_phase").annotate(forces_count=counted)
+    return map_versions(campaigns_with_versions(campaigns))
 
 
 def campaign_overview(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.core.cache import cache
 from django.core.paginator import Page
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
@@ -21,6 +22,7 @@ from campaign.models import Alliance, AllianceTotal, Battle, BattleParticipant, 
 from campaign.prepared import Prepared, fetch_together
 
 from .paging import paginate
+from .versions import FRAGMENT_SECONDS
 
 PHASE_STANDINGS_PER_PAGE = 20
 DONE, CURRENT, TO_COME = "done", "current", "to come"
@@ -185,11 +187,42 @@ _TOTALS = Prepared(
 )
 
 
-def phase_reads(campaign: Campaign) -> list[tuple[Prepared, dict]]:
+@dataclass(frozen=True)
+class PhaseReads:
     """What `phase_overview` reads, for a caller that sends them with its own
-    (`prepared.fetch_together`): the phases, the alliances and their totals."""
-    values = {"campaign": campaign.pk}
-    return [(_PHASES, values), (_ALLIANCES, values), (_TOTALS, values)]
+    (`prepared.fetch_together`): the phases, the alliances and their totals. The phases
+    and the alliances are the campaign's own rows, kept under its revision, which every
+    change to them moves on (a history row naming the campaign alone): after a battle,
+    only the totals are read."""
+
+    campaign: Campaign
+    kept: tuple[list[Phase], list[Alliance]] | None
+
+    @classmethod
+    def of(cls, campaign: Campaign) -> PhaseReads:
+        return cls(campaign, cache.get(_kept_key(campaign)))
+
+    @property
+    def reads(self) -> list[tuple[Prepared, dict]]:
+        values = {"campaign": self.campaign.pk}
+        if self.kept is not None:
+            return [(_TOTALS, values)]
+        return [(_PHASES, values), (_ALLIANCES, values), (_TOTALS, values)]
+
+    def rows(self, read: list[list]) -> list[list]:
+        """The phases, alliances and totals, from what `reads` read."""
+        if self.kept is not None:
+            return [*self.kept, *read]
+        cache.set(_kept_key(self.campaign), tuple(read[:2]), FRAGMENT_SECONDS)
+        return read
+
+
+def _kept_key(campaign: Campaign) -> str:
+    return f"campaign-phase-rows:{campaign.pk}:{campaign.revision}"
+
+
+def phase_reads(campaign: Campaign) -> PhaseReads:
+    return PhaseReads.of(campaign)
 
 
 def phase_overview(
@@ -201,7 +234,10 @@ def phase_overview(
 ) -> PhaseOverview | None:
     """What the campaign page shows of its phases and alliances (None without any);
     ``rows``: what `phase_reads` read, when read already."""
-    phases, alliances, totals = rows if rows is not None else fetch_together(*phase_reads(campaign))
+    if rows is None:
+        reads = phase_reads(campaign)
+        rows = reads.rows(fetch_together(*reads.reads))
+    phases, alliances, totals = rows
     if not phases and not alliances:
         return None
     current = next((p for p in phases if p.pk == campaign.current_phase_id), None)

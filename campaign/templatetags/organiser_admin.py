@@ -1,9 +1,9 @@
-"""The organisers' changelist rows and filters (`campaign.admin.rows`)."""
+"""The organisers' changelist rows, filters and page links (`campaign.admin.rows`)."""
 
 from django import template
 from django.contrib.admin.templatetags.base import InclusionAdminNode
 
-from campaign.admin.rows import lean_filter, organiser_result_list
+from campaign.admin.rows import lean_filter, lean_pagination, organiser_result_list
 
 register = template.Library()
 
@@ -22,3 +22,8 @@ def organiser_result_list_tag(parser, token):
 @register.simple_tag
 def organiser_list_filter(cl, spec):
     return lean_filter(cl, spec)
+
+
+@register.simple_tag
+def organiser_pagination(cl):
+    return lean_pagination(cl)

@@ -6,16 +6,21 @@ import re
 import pytest
 from django.contrib import admin
 from django.contrib.admin import helpers
-from django.contrib.admin.templatetags.admin_list import admin_list_filter, items_for_result
+from django.contrib.admin.templatetags.admin_list import (
+    admin_list_filter,
+    items_for_result,
+    pagination,
+)
 from django.core.cache import cache
 from django.db import connection
+from django.template.loader import render_to_string
 from django.test.html import parse_html
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
 
 from campaign import services
-from campaign.admin.rows import lean_filter, lean_rows
+from campaign.admin.rows import lean_filter, lean_pagination, lean_rows
 from campaign.models import Unit
 from tests.admin.helpers import recorded_battle
 from tests.factories import make_battle, make_character, make_force, make_unit
@@ -114,6 +119,23 @@ def test_it_writes_each_filter_as_django_would(organiser_client, league, campaig
         )
         for html in chosen
     )
+
+
+@pytest.mark.parametrize("query", [{}, {"p": "2"}, {"p": "3", "o": "1"}, {"all": ""}])
+def test_it_writes_the_page_links_as_django_would(organiser_client, league, query):
+    """Several pages (25 rows a page), the one shown, the last, and "Show all"."""
+    force = league.participants.first().force
+    for n in range(60):
+        services.update_force_details(actor=force.player, force=force, goals=f"Hold, {n}")
+    url = reverse("admin:campaign_historyentry_changelist")
+
+    response = organiser_client.get(url, query)
+    changelist = response.context["cl"]
+    djangos = render_to_string("admin/pagination.html", pagination(changelist))
+
+    assert changelist.result_count > 50
+    assert parse_html(lean_pagination(changelist)) == parse_html(djangos)
+    assert parse_html(response.content.decode()).count(parse_html(djangos)) == 1
 
 
 def test_its_action_form_writes_the_markup_djangos_does(organiser_client, league):

@@ -295,3 +295,28 @@ def test_the_list_of_battles_names_every_status_but_the_voided_and_the_cancelled
     left_out = {Battle.Status.VOIDED, Battle.Status.CANCELLED}
 
     assert set(Battle.LISTED_STATUSES) == set(Battle.Status) - left_out
+
+
+def test_after_a_battle_only_the_alliances_totals_are_read_and_an_alliances_change_shows(
+    client, league
+):
+    """The phases and the alliances are kept under the campaign's revision: a battle
+    leaves them be, a change to one of them moves the revision on."""
+    campaign, organiser, forces = league
+    look(client, campaign, forces[2].player)
+    make_recorded_battle(forces[2], forces[3], campaign=campaign)
+
+    with CaptureQueriesContext(connection) as queries:
+        client.get(reverse("campaign_detail", args=[campaign.pk]))
+    assert built(queries) == ["the alliances' totals", "the wins chart"]
+    # The standings' count comes with the campaign.
+    assert not any(
+        'FROM "campaign_crusadeforce" WHERE' in q["sql"] and "COUNT(*)" in q["sql"]
+        for q in queries.captured_queries
+    )
+
+    raiders = Alliance.objects.get(campaign=campaign, name="Raiders")
+    services.retire_alliance(actor=organiser, alliance=raiders, reason="Routed at the gate")
+    page = look(client, campaign, forces[2].player)
+
+    assert 'Raiders <span class="card__meta">(retired)</span>' in alliances(page)
