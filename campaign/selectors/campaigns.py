@@ -286,14 +286,17 @@ class CampaignOverview:
     def _standings_shown(self) -> Page:
         """This page of the standings as the bare values its table shows (how many forces
         there are and the first page read together, compiled once)."""
-        forces = self.campaign.forces.order_by(*rules.STANDINGS_ORDER)
+        campaign = self.campaign
         first = self._first_pages[_STANDINGS_FIRST]
-        count = getattr(self.campaign, "forces_count", None)
+        count = getattr(campaign, "forces_count", None)
         if count is None:
             counted = self._first_pages[_STANDINGS_COUNT]
             count = counted[0] if counted else 0
         shown = paginate(
-            forces.values_list(*STANDINGS_COLUMNS),
+            # Built only for another page than the first, which is read already.
+            lambda: campaign.forces.order_by(*rules.STANDINGS_ORDER).values_list(
+                *STANDINGS_COLUMNS
+            ),
             self.standings_page_number,
             per_page=STANDINGS_PER_PAGE,
             count=count,
@@ -389,7 +392,10 @@ class CampaignOverview:
     def _battles_shown(self) -> tuple[Page, list[tuple]]:
         """This page of battles, as the bare values of `BATTLE_COLUMNS`, and their sides'
         (battle, force name, result), in the order the list names them."""
-        listed = self._battles_listed().values_list(*BATTLE_COLUMNS)
+
+        def listed():
+            return self._battles_listed().values_list(*BATTLE_COLUMNS)
+
         if self._opens_battles:
             # The page as it opens: its battles and their sides read together.
             first, sides = self._first_pages[_BATTLES_FIRST], self._first_pages[_SIDES_FIRST]
@@ -402,7 +408,7 @@ class CampaignOverview:
             )
             shown.object_list = list(shown.object_list)
             return shown, list(sides)
-        shown = paginate(listed, self.page, per_page=self.per_page, count=self._battle_count)
+        shown = paginate(listed(), self.page, per_page=self.per_page, count=self._battle_count)
         shown.object_list = list(shown.object_list)
         sides = list(
             sides_shown()
