@@ -158,13 +158,15 @@ VERSIONED = [
     "campaign/selectors/battles.py",
     "campaign/selectors/charts.py",
     "campaign/selectors/counters.py",
+    "campaign/selectors/phases.py",
 ]
 """Modules that keep in the cache only what is keyed by a version read from the database
 with the page's own rows (the force's pack section under the force's and its campaign's
 revisions, `selectors.versions`; the muster form's cards under the force's revision and
 its Agendas under the campaign's; the organisers' list counts under their campaigns' and
 forces' revisions; a drawn force's wins per day under its victories and its campaign's
-voids), like the templates' fragments: never stale either."""
+voids; a campaign's phases and alliances under its revision), like the templates'
+fragments: never stale either."""
 
 
 def test_it_uses_no_cache_that_processes_would_have_to_share():
