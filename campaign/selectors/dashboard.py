@@ -108,7 +108,7 @@ def _memberships(user: int):
         .only("campaign_id", "user_id", "role", "campaign__name")
         .annotate(
             force_count=Coalesce(
-                Subquery(forces_of.values("campaign").annotate(n=Count("pk")).values("n")),
+                Subquery(forces_of.values("campaign").annotate(n=Count("*")).values("n")),
                 Value(0),
             )
         )

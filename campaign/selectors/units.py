@@ -82,7 +82,7 @@ _HISTORY_COUNT = Prepared(
         HistoryEntry.objects.filter(unit=unit)
         .order_by()
         .values("unit")
-        .annotate(n=Count("pk"))
+        .annotate(n=Count("*"))  # rows, from the index on the card alone
         .values_list("n", flat=True)
     ),
     unit=int,
