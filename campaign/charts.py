@@ -9,6 +9,7 @@ most `MOST_POINTS` points each (longer series are thinned, keeping their ends).
 from __future__ import annotations
 
 import datetime
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -239,20 +240,27 @@ def wins_over_time(series: list[WinsSeries]) -> tuple[LineChart, WinsTable] | No
     weeks = sorted({week for wins in by_week for week in wins})
     if not weeks:
         return None
-    shown = thinned(weeks, MOST_POINTS)
+    picked = thinned(range(len(weeks)), MOST_POINTS)
+    shown = [weeks[i] for i in picked]
     start, end = weeks[0], weeks[-1] + WEEK
-    totals = [_cumulative(wins, shown) for wins in by_week]
+    totals = [_cumulative(wins, weeks, picked) for wins in by_week]
     ticks = integer_ticks(max(max(t) for t in totals))
     x, y = _x_scale(start.toordinal(), end.toordinal()), _y_scale(ticks[-1])
     # Every line has its points at the same weeks, and the lines share most heights: each
     # position is worked out once for the chart, not once for each point of each line.
+    # Written out once each, too: a line's points are joined from those words.
     xs = [x((week + WEEK).toordinal()) for week in shown]
     ys = {n: y(n) for n in {0}.union(*totals)}
+    x_words = [f"{value:g}," for value in xs]
+    y_words = {n: f"{value:g}" for n, value in ys.items()}
+    first = f"{x(start.toordinal()):g},{y_words[0]}"
     lines = [
-        _line(
-            i,
+        Line(
             one.label,
-            [(x(start.toordinal()), ys[0]), *zip(xs, [ys[n] for n in counts], strict=True)],
+            *PALETTE[i % len(PALETTE)],
+            " ".join([first, *map(str.__add__, x_words, [y_words[n] for n in counts])]),
+            len(counts) + 1,
+            (xs[-1], ys[counts[-1]]),
             counts[-1],
         )
         for i, (one, counts) in enumerate(zip(series, totals, strict=True))
@@ -281,16 +289,13 @@ def wins_over_time(series: list[WinsSeries]) -> tuple[LineChart, WinsTable] | No
     return chart, WinsTable(dates, rows)
 
 
-def _cumulative(by_week: dict[datetime.date, int], shown: list[datetime.date]) -> list[int]:
-    """Wins up to the end of each shown week (the weeks thinned away count too)."""
-    ordered = sorted(by_week.items())
-    out, total, i = [], 0, 0
-    for week in shown:
-        while i < len(ordered) and ordered[i][0] <= week:
-            total += ordered[i][1]
-            i += 1
-        out.append(total)
-    return out
+def _cumulative(
+    by_week: dict[datetime.date, int], weeks: list[datetime.date], picked: list[int]
+) -> list[int]:
+    """Wins up to the end of each picked week of ``weeks`` (the weeks thinned away count
+    too)."""
+    so_far = list(itertools.accumulate(by_week.get(week, 0) for week in weeks))
+    return [so_far[i] for i in picked]
 
 
 def _date_ticks(start: int, end: int, most: int = 4) -> list[int]:

@@ -7,14 +7,11 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db.models import Count
 
-from campaign import charts, rules
+from campaign import charts, rules, wins_kept
 from campaign.models import Battle, BattleParticipant, BattleUnit, Unit
 from campaign.prepared import Prepared
-
-from .versions import FRAGMENT_SECONDS
 
 
 @dataclass(frozen=True)
@@ -44,21 +41,19 @@ def standings_history(standings: list, voided: int) -> StandingsHistory | None:
 
 def _wins_by_day(forces: list[tuple[int, int]], voided: int) -> dict[int, dict]:
     """Each force's wins per day it won, for ``forces`` as (pk, victories). Kept for each
-    force under its victories and its campaign's voids: a completed battle it wins moves
-    its victories on, and a win that no longer counts is a void, so after a battle only
-    the winner's are read again, from its sides (the index on the force, never every
-    battle of the campaign): at most a row per day it won."""
-    keys = {pk: f"wins-by-day:{pk}:{victories}:{voided}" for pk, victories in forces}
-    kept = cache.get_many(keys.values())
-    by_force = {pk: kept[key] for pk, key in keys.items() if key in kept}
-    missing = [pk for pk in keys if pk not in by_force]
+    force under its victories and its campaign's voids (`campaign.wins_kept`): after a
+    battle only the winner's are read again, from its sides (the index on the force,
+    never every battle of the campaign), at most a row per day it won; and not even
+    those when this process completed the battle."""
+    by_force = wins_kept.kept(forces, voided)
+    missing = [pk for pk, _ in forces if pk not in by_force]
     if missing:
         # Each slot of the query holds a force (the first one again in those left over).
         padded = missing + missing[:1] * (len(_SLOTS) - len(missing))
         found: dict[int, dict] = {pk: {} for pk in missing}
         for force, day, wins in _WINS.fetch(**dict(zip(_SLOTS, padded, strict=True))):
             found[force][day] = wins
-        cache.set_many({keys[pk]: wins for pk, wins in found.items()}, FRAGMENT_SECONDS)
+        wins_kept.keep(found, dict(forces), voided)
         by_force.update(found)
     return by_force
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaign import rules
+from campaign import rules, wins_kept
 from campaign.models import (
     Battle,
     BattleParticipant,
@@ -574,6 +575,10 @@ def _complete(
         )
         for unit_gain in gain.units:
             _apply_unit_gain(actor=by, battle=battle, gain=unit_gain, now=now, writes=writes)
+        if gain.result == BattleParticipant.Result.WIN:
+            # Once committed, the campaign page's chart counts the win without a query.
+            won = partial(wins_kept.count_win, force.pk, before["victories"], battle.date)
+            transaction.on_commit(won)
     sides_written = [gain.participant for gain in plan]
     update_rows([side.force for side in sides_written], ["battle_tally", "victories", "rp"])
     update_rows(sides_written, ["result", "rp_before", "rp_after"])

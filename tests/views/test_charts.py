@@ -8,11 +8,12 @@ import datetime
 import re
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import charts, rules, services
+from campaign import charts, rules, services, wins_kept
 from campaign.models import Unit
 from tests.factories import (
     make_battle,
@@ -121,10 +122,11 @@ def test_it_keeps_the_chart_when_a_force_it_doesnt_draw_changes_and_redraws_it_o
     services.update_force_details(actor=outside.player, force=outside, goals="Wait")
     with CaptureQueriesContext(connection) as queries:
         kept = client.get(url).content.decode()
+    looked = [q["sql"] for q in queries.captured_queries]  # before the next request
     battle(campaign, drawn[1], drawn[0], weeks=1)
     redrawn = client.get(url).content.decode()
 
-    assert not any('"battle__date"' in q["sql"] for q in queries.captured_queries)
+    assert looked and not any('"battle__date"' in sql for sql in looked)
     assert polylines(kept, "standings-chart") != polylines(redrawn, "standings-chart")
 
 
@@ -156,6 +158,48 @@ def test_after_a_win_it_reads_again_only_the_winners_wins_and_after_a_void_all_o
     assert after_win == {talons.pk}
     assert after_void == {wolves.pk, talons.pk, ravens.pk}
     assert re.search(rf"{re.escape(talons.name)}</a> <span class=\"muted\">1 win<", body)
+
+
+def test_a_win_completed_here_is_counted_without_reading_the_winners_wins_again(
+    client, django_capture_on_commit_callbacks
+):
+    """Once the battle is committed, the winner's wins per day are kept under its new
+    victories from those kept under the old (`campaign.wins_kept.count_win`): the next
+    look reads no wins at all, and draws what a look with nothing kept draws."""
+    campaign, (wolves, talons) = league(2)
+    battle(campaign, wolves, talons)
+    client.force_login(wolves.player)
+    url = campaign.get_absolute_url()
+    client.get(url)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        battle(campaign, talons, wolves, weeks=1)
+        battle(campaign, talons, wolves, weeks=1)
+    with CaptureQueriesContext(connection) as queries:
+        counted = client.get(url).content.decode()
+    looked = [q["sql"] for q in queries.captured_queries]  # before the next request
+    caches["default"].clear()
+    caches["template_fragments"].clear()
+    read = client.get(url).content.decode()
+
+    assert looked and not any('"battle__date"' in sql for sql in looked)
+    assert polylines(counted, "standings-chart") == polylines(read, "standings-chart")
+    assert re.search(rf"{re.escape(talons.name)}</a> <span class=\"muted\">2 wins<", counted)
+
+
+def test_wins_kept_before_a_void_are_never_used_again():
+    """A count made from wins kept before a void keeps the voids of then: it is read
+    again, never shown."""
+    monday = SEASON
+    wins_kept.keep({7: {monday: 1}}, {7: 1}, voided=0)
+    wins_kept.count_win(7, 1, monday + datetime.timedelta(days=1))
+    wins_kept.count_win(7, 5, monday)  # nothing kept under 5 victories: nothing made
+
+    assert wins_kept.kept([(7, 2)], voided=0) == {
+        7: {monday: 1, monday + datetime.timedelta(days=1): 1}
+    }
+    assert wins_kept.kept([(7, 2)], voided=1) == {}
+    assert wins_kept.kept([(7, 6)], voided=0) == {}
 
 
 def test_it_draws_no_chart_before_the_first_win(client):
