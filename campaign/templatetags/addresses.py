@@ -25,14 +25,17 @@ SOME_PK = 987654321
 
 
 @lru_cache(maxsize=512)
-def _with_pk(name: str, prefix: str) -> str:
-    return reverse(name, args=[SOME_PK])
+def _with_pk(name: str, prefix: str) -> tuple[str, str]:
+    """The address of the view's row `SOME_PK`, cut where the number stands."""
+    head, _, tail = reverse(name, args=[SOME_PK]).rpartition(str(SOME_PK))
+    return head, tail
 
 
 def numbered(name: str, pk: int) -> str:
     """``reverse(name, args=[pk])`` for a view of one ``<int:pk>``, reversed once a process
     and prefix (a page of 200 rows reversed one for each, a tenth of the table's time)."""
-    return _with_pk(name, get_script_prefix()).replace(str(SOME_PK), str(int(pk)))
+    head, tail = _with_pk(name, get_script_prefix())
+    return f"{head}{int(pk)}{tail}"
 
 
 @lru_cache(maxsize=512)

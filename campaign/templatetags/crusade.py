@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django import forms, template
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import pluralize
@@ -9,6 +11,7 @@ from django.utils import timezone
 from django.utils.dates import MONTHS_3
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from campaign import once as form_once
 from campaign import rules
@@ -263,10 +266,21 @@ def history_items(rows, date_format: str, show_unit: bool = False) -> SafeString
     return SafeString("\n".join(items))
 
 
+def _month(number: int) -> str:
+    """The month's short name (as ``|date:"M"`` writes it) in the language of the page,
+    translated once a process for each language."""
+    return _months(get_language())[number - 1]
+
+
+@lru_cache(maxsize=16)
+def _months(language: str | None) -> tuple[str, ...]:
+    return tuple(str(MONTHS_3[number]).title() for number in range(1, 13))
+
+
 def _dated(value, date_format: str) -> str:
     """``value|date:date_format`` for the formats the history rows use, without parsing
     the format again for every row (the same text; other formats go to the filter)."""
-    day = f"{value.day} {str(MONTHS_3[value.month]).title()} {value.year:04d}"
+    day = f"{value.day} {_month(value.month)} {value.year:04d}"
     if date_format == "j M Y":
         return day
     if date_format == "j M Y, H:i":
@@ -308,7 +322,7 @@ def news_items(lines) -> SafeString:
         )
         items.append(
             f'<li><time datetime="{_escape(when.isoformat())}">'
-            f"{when.day} {_escape(str(MONTHS_3[when.month]).title())}, "
+            f"{when.day} {_escape(_month(when.month))}, "
             f"{when.hour:02d}:{when.minute:02d}</time> · {_escape(entry.campaign.name)} · "
             f"<strong>{_escape(line.what)}</strong>: "
             f'<a href="{_escape(_numbered(name, pk))}">{_escape(entry.summary)}</a>{by}</li>'
