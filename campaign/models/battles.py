@@ -280,6 +280,15 @@ class BattleUnit(models.Model):
 
     class Meta:
         ordering = ["participant", "pk"]
+        indexes = [
+            # A card's last battles (`selectors.charts`), newest first, with what its XP
+            # chart draws of each: read from the index alone, however long the league.
+            models.Index(
+                fields=["unit", "-id"],
+                include=["participant", "xp_before", "xp_after"],
+                name="battleunit_unit_newest",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["participant", "unit"], name="unit_once_per_army"),
             models.CheckConstraint(

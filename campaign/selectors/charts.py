@@ -103,7 +103,11 @@ def _xp_battles(unit: int):
             xp_after__isnull=False,
             participant__battle__status=Battle.Status.COMPLETED,
         )
-        .order_by("-participant__battle__completed_at", "-pk")
+        # Newest first. A force is in one battle at a time (it can start or join another
+        # only once that one is over), so its cards' entries are made in the order their
+        # battles end: the index on the card and the entry stops at the last battles,
+        # where ordering by the battles' end read every one the card fought.
+        .order_by("-pk")
         .values_list(
             "participant__battle_id",
             "participant__battle__date",

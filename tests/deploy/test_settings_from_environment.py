@@ -156,16 +156,17 @@ picture under its fingerprint): one process's cache can never serve those stale.
 VERSIONED = [
     "campaign/admin/scope.py",
     "campaign/selectors/battles.py",
-    "campaign/selectors/charts.py",
     "campaign/selectors/counters.py",
     "campaign/selectors/phases.py",
+    "campaign/wins_kept.py",
 ]
 """Modules that keep in the cache only what is keyed by a version read from the database
 with the page's own rows (the force's pack section under the force's and its campaign's
 revisions, `selectors.versions`; the muster form's cards under the force's revision and
 its Agendas under the campaign's; the organisers' list counts under their campaigns' and
-forces' revisions; a drawn force's wins per day under its victories and its campaign's
-voids; a campaign's phases and alliances under its revision), like the templates'
+forces' revisions; a drawn force's wins per day under its victories, with its campaign's
+voids then, used only while they are the voids now, and made from the entry of one
+victory fewer only by a win this process committed; a campaign's phases and alliances under its revision), like the templates'
 fragments: never stale either."""
 
 
