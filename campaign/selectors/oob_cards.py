@@ -10,6 +10,7 @@ waits for it) is worked out once here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.db.models import CharField, F, IntegerField, Value
 from django.db.models.functions import Cast
@@ -74,7 +75,7 @@ class CardRow:
 
     @property
     def rank(self) -> rules.Rank:
-        return rules.rank_for_xp(self.xp)
+        return _rank(self.xp)
 
     @property
     def xp_display(self) -> str:
@@ -88,12 +89,26 @@ class CardRow:
 
     @property
     def crusade_points(self) -> int:
-        return rules.card_crusade_points(
-            honours=[(h.category, h.relic_category) for h in self.honours],
-            scars=len(self.scars),
-            titanic=self.is_titanic,
-            upgrades=self.upgrade_points,
+        return _crusade_points(
+            tuple((h.category, h.relic_category) for h in self.honours),
+            len(self.scars),
+            self.is_titanic,
+            tuple(self.upgrade_points),
         )
+
+
+# The rules' answers for a row, asked once a process for each XP and each card's honours,
+# scars and upgrades: a table of 200 rows asks the same few questions again and again.
+_rank = lru_cache(maxsize=512)(rules.rank_for_xp)
+
+
+@lru_cache(maxsize=1024)
+def _crusade_points(
+    honours: tuple[tuple[str, str], ...], scars: int, titanic: bool, upgrades: tuple[int, ...]
+) -> int:
+    return rules.card_crusade_points(
+        honours=honours, scars=scars, titanic=titanic, upgrades=upgrades
+    )
 
 
 @dataclass(frozen=True, slots=True)
