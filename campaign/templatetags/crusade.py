@@ -100,12 +100,47 @@ def widget_of(field: forms.BoundField, **attrs) -> SafeString:
 
 
 @register.simple_tag(takes_context=True)
-def page_link(context, number: int, param: str = "page") -> str:
-    """The query string of this page with ``param`` set to ``number``: a link to another
-    page of one list that keeps the page the other lists are on."""
-    query = context["request"].GET.copy()
-    query[param] = number
-    return "?" + query.urlencode()
+def pager(
+    context,
+    page,
+    param: str = "page",
+    label: str = "More pages",
+    earlier: str = "Newer",
+    later: str = "Older",
+) -> SafeString:
+    """Links to the other pages of a long list (``page``: a Django Page), plain links with
+    no JavaScript; ``param`` names the list's page in the address, so each link keeps
+    the page the other lists are on. Nothing for a list of one page. In Python: a page
+    of lists has a pager under each."""
+    if not page.has_other_pages():
+        return SafeString("")
+    query = context["request"].GET
+
+    def link(number: int) -> str:
+        asked = query.copy()
+        asked[param] = number
+        return _escape("?" + asked.urlencode())
+
+    links = []
+    if page.has_previous():
+        links.append(
+            f'<a class="pager__link" href="{link(page.previous_page_number())}" rel="prev">'
+            f"{_escape(earlier)}</a>"
+        )
+    links.append(
+        f'<span class="pager__where">Page {int(page.number)} of '
+        f"{int(page.paginator.num_pages)}</span>"
+    )
+    if page.has_next():
+        links.append(
+            f'<a class="pager__link" href="{link(page.next_page_number())}" rel="next">'
+            f"{_escape(later)}</a>"
+        )
+    return SafeString(
+        f'<nav class="pager" aria-label="{_escape(label)}">\n    '
+        + "\n    ".join(links)
+        + "\n  </nav>"
+    )
 
 
 @register.simple_tag
