@@ -214,3 +214,24 @@ def test_throughput_lists_every_page_a_player_opens_each_with_its_players_sessio
         client.cookies["sessionid"] = page["session"]
         response = client.get(page["path"])
         assert response.status_code == 200, page
+
+
+def test_the_report_quotes_what_the_server_logged_for_a_failed_request(tmp_path):
+    """A 500 under load is diagnosed from the report: each traceback in the server's log,
+    with the line naming the request, ends at the exception."""
+    log = tmp_path / "server.log"
+    log.write_text(
+        "[INFO] Booting worker with pid: 7\n"
+        "Internal Server Error: /campaigns/1/\n"
+        "Traceback (most recent call last):\n"
+        '  File "views.py", line 3, in campaign_detail\n'
+        "    overview.battles\n"
+        "KeyError: 3\n"
+        "[INFO] Handling signal: term\n"
+    )
+
+    (quoted,) = load.server_errors(log)
+
+    assert quoted.splitlines()[0] == "Internal Server Error: /campaigns/1/"
+    assert quoted.splitlines()[-1] == "KeyError: 3"
+    assert load.server_errors(tmp_path / "missing.log") == []

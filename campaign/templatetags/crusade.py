@@ -112,7 +112,7 @@ def pager(
     no JavaScript; ``param`` names the list's page in the address, so each link keeps
     the page the other lists are on. Nothing for a list of one page. In Python: a page
     of lists has a pager under each."""
-    if not page.has_other_pages():
+    if page is None or not page.has_other_pages():
         return SafeString("")
     query = context["request"].GET
 

@@ -121,6 +121,23 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+def server_errors(log: Path) -> list[str]:
+    """The tracebacks in the server's log, each with the line before it (the request)."""
+    if not log.exists():
+        return []
+    found, current, previous = [], None, ""
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith("Traceback"):
+            current = [previous, line]
+            found.append(current)
+        elif current is not None:
+            current.append(line)
+            if not line.startswith((" ", "\t")):  # the exception itself ends it
+                current = None
+        previous = line
+    return ["\n".join(lines[-40:]) for lines in found]
+
+
 def run_locust(args, server: Server, players: Path, work: Path) -> dict:
     prefix = work / "locust"
     command = [
@@ -240,6 +257,10 @@ def measure_load(args, env: dict, players: Path, work: Path, scale) -> dict:
     say("")
     for line in run["failures"][:10]:
         say(f"load: failure {line}")
+    if run["failures"]:
+        # What the server said about them (its log goes with the work directory).
+        for traceback in server_errors(work / "server.log")[:3]:
+            say(f"load: the server logged:\n{traceback}")
     if run["errors_log"]:
         say(f"load: locust said:\n{run['errors_log']}")
     judged = [r for r in rows if r.met is not None]

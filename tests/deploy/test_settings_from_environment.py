@@ -166,8 +166,8 @@ revisions, `selectors.versions`; the muster form's cards under the force's revis
 its Agendas under the campaign's; the organisers' list counts under their campaigns' and
 forces' revisions; a drawn force's wins per day under its victories, with its campaign's
 voids then, used only while they are the voids now, and made from the entry of one
-victory fewer only by a win this process committed; a campaign's phases and alliances under its revision), like the templates'
-fragments: never stale either."""
+victory fewer only by a win this process committed; a campaign's phases and alliances
+under its revision), like the templates' fragments: never stale either."""
 
 
 def test_it_uses_no_cache_that_processes_would_have_to_share():
