@@ -185,8 +185,15 @@ class LineChart:
 
 
 def _line(index: int, label: str, points: list[tuple[float, float]], last: int) -> Line:
+    return _styled(index, label, points_attr(points), len(points), points[-1], last)
+
+
+def _styled(
+    index: int, label: str, points: str, count: int, end: tuple[float, float], last: int
+) -> Line:
+    """The ``index``-th line of a chart, in its colour and dash, its points written."""
     colour, dash = PALETTE[index % len(PALETTE)]
-    return Line(label, colour, dash, points_attr(points), len(points), points[-1], last)
+    return Line(label, colour, dash, points, count, end, last)
 
 
 def _x_scale(lo: float, hi: float) -> Scale:
@@ -255,9 +262,9 @@ def wins_over_time(series: list[WinsSeries]) -> tuple[LineChart, WinsTable] | No
     y_words = {n: f"{value:g}" for n, value in ys.items()}
     first = f"{x(start.toordinal()):g},{y_words[0]}"
     lines = [
-        Line(
+        _styled(
+            i,
             one.label,
-            *PALETTE[i % len(PALETTE)],
             " ".join([first, *map(str.__add__, x_words, [y_words[n] for n in counts])]),
             len(counts) + 1,
             (xs[-1], ys[counts[-1]]),

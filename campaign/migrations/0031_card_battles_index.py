@@ -4,14 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0030_log_news_index'),
+        ("campaign", "0030_log_news_index"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='battleunit',
-            index=models.Index(fields=['unit', '-id'], include=('participant', 'xp_before', 'xp_after'), name='battleunit_unit_newest'),
+            model_name="battleunit",
+            index=models.Index(
+                fields=["unit", "-id"],
+                include=("participant", "xp_before", "xp_after"),
+                name="battleunit_unit_newest",
+            ),
         ),
     ]

@@ -323,11 +323,19 @@ def _dated(value, date_format: str) -> str:
     return date_filter(value, date_format)
 
 
-def _refusals(option) -> str:
-    if not option.refusals:
-        return ""
-    reasons = "".join(f"<li>{_escape(reason)}</li>" for reason in option.refusals)
-    return f'\n  <ul class="req__refusals">{reasons}</ul>'
+def _requisition(option, badge: str, what: str) -> SafeString:
+    """A Requisition's name with its ``badge``, ``what`` it does (escaped already) and
+    why it can't be bought now."""
+    refusals = ""
+    if option.refusals:
+        reasons = "".join(f"<li>{_escape(reason)}</li>" for reason in option.refusals)
+        refusals = f'\n  <ul class="req__refusals">{reasons}</ul>'
+    return SafeString(
+        '<div class="req__text">\n'
+        f'  <h3 class="req__name">{_escape(option.label)} '
+        f'<span class="badge">{_escape(badge)}</span></h3>\n'
+        f'  <p class="req__what">{what}</p>{refusals}\n</div>'
+    )
 
 
 @register.simple_tag
@@ -335,26 +343,16 @@ def requisition_text(option, extra="") -> SafeString:
     """A Requisition's name, its cost now, what it does (and ``extra``) and why it can't
     be bought. In Python: a card and an Order of Battle list every Requisition."""
     what = _escape(option.description) + (f" {_escape(extra)}" if extra else "")
-    return SafeString(
-        '<div class="req__text">\n'
-        f'  <h3 class="req__name">{_escape(option.label)} '
-        f'<span class="badge">{_escape(option.cost)}RP</span></h3>\n'
-        f'  <p class="req__what">{what}</p>{_refusals(option)}\n</div>'
-    )
+    return _requisition(option, f"{option.cost}RP", what)
 
 
 @register.simple_tag
 def pack_requisition_text(option) -> SafeString:
     """A pack's Requisition: its name, cost, timing, effect, pack and why it can't be
     bought now (as `requisition_text`)."""
-    return SafeString(
-        '<div class="req__text">\n'
-        f'  <h3 class="req__name">{_escape(option.label)} '
-        f'<span class="badge">{_escape(option.cost_label)}</span></h3>\n'
-        f'  <p class="req__what">{_escape(option.description)} <span class="muted">'
-        f"({_escape(option.timing)}; from {_escape(option.item.pack.name)})</span></p>"
-        f"{_refusals(option)}\n</div>"
-    )
+    where = f"({_escape(option.timing)}; from {_escape(option.item.pack.name)})"
+    what = f'{_escape(option.description)} <span class="muted">{where}</span>'
+    return _requisition(option, option.cost_label, what)
 
 
 @register.simple_tag
