@@ -184,9 +184,18 @@ def _units(pk: int, user: int) -> QuerySet[Unit]:
 
 
 _UNITS = Prepared(_units, pk=int, user=int)
-_PARTICIPANTS = by_pk(
-    lambda: BattleParticipant.objects.select_related("battle__campaign", "force__player")
-)
+
+
+def _participants() -> QuerySet[BattleParticipant]:
+    return BattleParticipant.objects.select_related("battle__campaign", "force__player")
+
+
+_PARTICIPANTS = by_pk(_participants)
+
+
+@cache
+def _participants_from(participants: Callable[[], QuerySet[BattleParticipant]]) -> Prepared:
+    return by_pk(lambda: participants().select_related("battle__campaign", "force__player"))
 
 
 def _decide(obj: T, *, can_write: bool, visible: bool, write: bool, refusal: str) -> tuple[T, bool]:
@@ -413,12 +422,19 @@ def _watched(battles: Callable[[], QuerySet[Battle]]) -> Prepared:
 
 
 def get_participant_for_user(
-    user, pk: int, *, write: bool = False, starter: bool = False
+    user,
+    pk: int,
+    *,
+    write: bool = False,
+    starter: bool = False,
+    participants: Callable[[], QuerySet[BattleParticipant]] | None = None,
 ) -> tuple[BattleParticipant, bool]:
     """One side of a battle: whoever sees the battle sees it; its force's player changes it
     (with ``starter``: only the player who started the battle, to withdraw its
-    invitation)."""
-    participant = _fetch_prepared(_PARTICIPANTS, pk, "army")
+    invitation). ``participants()``: the queryset to fetch it from when the page needs more
+    of it in the same query (compiled once for each)."""
+    rows = _PARTICIPANTS if participants is None else _participants_from(participants)
+    participant = _fetch_prepared(rows, pk, "army")
     owner = _force_owner(user, participant.force)
     battle = participant.battle
     visible = (

@@ -282,6 +282,23 @@ class ForceAdmin(OrganiserAdmin):
         ("Narrative", {"fields": ["goals", "victories_notes", "vendettas", "background"]}),
     ]
 
+    def page_rows(self, queryset: QuerySet) -> QuerySet:
+        """Only the columns the list shows, of the force and of its player, campaign and
+        provenance (a player's row holds a password hash and a dozen more)."""
+        return queryset.only(
+            "name",
+            "faction",
+            "supply_used",
+            "supply_limit",
+            "rp",
+            "rp_cap",
+            "battle_tally",
+            "victories",
+            "player__username",
+            "campaign__name",
+            "provenance__approval",
+        )
+
     @admin.display(description="Supply", ordering="supply_used")
     def supply(self, force: CrusadeForce) -> str:
         """Supply Used / Supply Limit."""

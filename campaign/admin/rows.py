@@ -177,9 +177,17 @@ def _moment_text(value: datetime.datetime) -> str:
     """A moment as Django's list shows it, in the current time zone, worked out once a
     minute when the format shows no seconds (every row of the history has its moment)."""
     local = timezone.template_localtime(value)
-    if any(second in formats.get_format("DATETIME_FORMAT") for second in "suvUrc"):
+    language = get_language()
+    if _shows_seconds(language):
         return formats.localize(local)
-    return _minute_text(local.replace(second=0, microsecond=0), str(local.tzinfo), get_language())
+    return _minute_text(local.replace(second=0, microsecond=0), str(local.tzinfo), language)
+
+
+@functools.lru_cache(maxsize=64)
+def _shows_seconds(language: str) -> bool:
+    """Whether the language's format of a moment shows its seconds (asked of Django's
+    formats once a process: a list of history asks it for every row)."""
+    return any(second in formats.get_format("DATETIME_FORMAT") for second in "suvUrc")
 
 
 @functools.lru_cache(maxsize=1024)

@@ -14,6 +14,8 @@ from .battles import (
     muster_page,
     pending_links,
     record_page,
+    side_form_key,
+    versioned_sides,
 )
 from .campaigns import (
     CampaignOverview,
@@ -99,6 +101,8 @@ __all__ = [
     "promotion_page",
     "reward_page",
     "record_page",
+    "side_form_key",
+    "versioned_sides",
     "requisition_option",
     "supply_status",
 ]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django.core.cache import cache
-from django.db.models import prefetch_related_objects
+from django.db.models import QuerySet, prefetch_related_objects
 from django.urls import reverse
 
 from campaign import rules
@@ -40,7 +40,7 @@ from .blessings import (
 )
 from .labels import keyword_labels
 from .oob_cards import CardRow, order_of_battle_cards
-from .versions import FRAGMENT_SECONDS
+from .versions import FRAGMENT_SECONDS, side_battle_version, sides_with_versions
 
 
 @dataclass(frozen=True)
@@ -468,6 +468,22 @@ _ARMY_FACTS = (
     ("active_honour_list", _in_army(BattleHonour)),
     ("active_scar_list", _in_army(BattleScar)),
 )
+
+
+def versioned_sides() -> QuerySet[BattleParticipant]:
+    """The sides the record form is opened from, with their battle's version."""
+    return sides_with_versions(BattleParticipant.objects.all())
+
+
+def side_form_key(participant: BattleParticipant, form: str) -> str:
+    """The key of a side's ``form`` (the muster or record form) as first shown
+    (``participant`` from `versioned_sides`): the battle's version names the sides, their
+    armies and records, the Agendas picked and the state of every card of their forces,
+    and the campaign's revision its packs' Agendas and detachments. The forms show nothing
+    of whoever opens them."""
+    battle = participant.battle
+    campaign = battle.campaign.revision if battle.campaign_id else 0
+    return f"{form}:{participant.pk}:{side_battle_version(participant)}:{campaign}"
 
 
 def record_page(participant: BattleParticipant) -> RecordPage:

@@ -20,6 +20,8 @@ from campaign.models import (
 from campaign.prepared import Prepared, fetch_together, give_related
 from campaign.services.battles import recording_refusal
 
+from .versions import summed
+
 
 @dataclass(frozen=True)
 class Dashboard:
@@ -101,16 +103,19 @@ def _forces(user: int):
 
 
 def _memberships(user: int):
+    """The player's campaigns, each with its number of forces, and its version (its
+    revision and its forces', `selectors.versions`): the news is kept under them."""
     forces_of = CrusadeForce.objects.filter(campaign=OuterRef("campaign_id")).order_by()
     return (
         Membership.objects.filter(user=user)
         .select_related("campaign")
-        .only("campaign_id", "user_id", "role", "campaign__name")
+        .only("campaign_id", "user_id", "role", "campaign__name", "campaign__revision")
         .annotate(
             force_count=Coalesce(
                 Subquery(forces_of.values("campaign").annotate(n=Count("*")).values("n")),
                 Value(0),
-            )
+            ),
+            forces_revision=summed(forces_of.values("campaign"), "revision"),
         )
         .order_by("campaign__name")
     )

@@ -68,6 +68,16 @@ def battle_watch(battle: Battle, user) -> Watch:
     )
 
 
+def battle_region_key(battle: Battle, watch: Watch) -> str:
+    """The key of the battle page's region as ``watch`` names it for its viewer (``battle``
+    from `shown_battles`): the battle's version names its sides, armies and cards, and the
+    campaign's revision what the region shows of the campaign (its name, phase, territory,
+    packs' Agendas and Blessings). A username changed shows within `FRAGMENT_SECONDS`, as
+    on every cached list."""
+    campaign = battle.campaign.revision if battle.campaign_id else 0
+    return f"battle-region:{watch.etag}:{campaign}"
+
+
 def waiting_watch(user, versions: list | None = None) -> Watch:
     """The poll of the dashboard's *Waiting for you*, its version read in one query
     (``versions``: what `versions.WAITING_VERSIONS` read, when read already)."""

@@ -15,7 +15,8 @@ Read from what is already kept, and only what a member of the campaign may see:
   dashboard has them already (no query). Another player's invitation is theirs alone, so
   the history rows of invitations are left out.
 
-However long the player was away, the news reaches back `FURTHEST` at most.
+However long the player was away, the news reaches back `FURTHEST`, from the start of
+that hour.
 """
 
 from __future__ import annotations
@@ -138,9 +139,31 @@ class News:
 
 
 def news_since(marker: datetime | None, *, now: datetime) -> datetime:
-    """Where the news starts: after the marker, but no further back than `FURTHEST`."""
-    furthest = now - FURTHEST
+    """Where the news starts: after the marker, but no further back than `FURTHEST`, from
+    the start of that hour (so the news of a player without a marker starts at the same
+    moment for an hour, and its copy kept by `news_key` serves them)."""
+    furthest = (now - FURTHEST).replace(minute=0, second=0, microsecond=0)
     return furthest if marker is None or marker < furthest else marker
+
+
+def news_key(
+    user,
+    *,
+    since: datetime,
+    page: str | None,
+    memberships: list[Membership],
+    invitations: list[CampaignInvitation],
+) -> str:
+    """The key of the news as the dashboard shows it, naming all it tells: whose, from
+    when, which page, each of the player's campaigns at its version (every history row and
+    log entry of a campaign moves its revision or one of its forces', `selectors.versions`;
+    ``memberships`` from the dashboard, with ``forces_revision``), and the invitations told
+    (``invitations``: those after ``since``, each with its campaign's revision)."""
+    campaigns = ",".join(
+        f"{m.campaign_id}.{m.campaign.revision}.{m.forces_revision}" for m in memberships
+    )
+    told = ",".join(f"{i.pk}.{i.campaign.revision}" for i in invitations)
+    return f"news:{user.pk}:{since.isoformat()}:{page or 1}:{campaigns}:{told}"
 
 
 def news_rows(user, since: datetime, campaigns: list[int] | None = None):

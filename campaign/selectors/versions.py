@@ -156,7 +156,7 @@ def results_version(campaign: Campaign) -> str:
     return f"{campaign.completed_battles}-{campaign.voided_battles}"
 
 
-def _total(values: QuerySet, column: str) -> Coalesce:
+def summed(values: QuerySet, column: str) -> Coalesce:
     """The sum of ``column`` over ``values`` (grouped into one row), 0 for none, as a
     subquery."""
     return Coalesce(
@@ -170,7 +170,21 @@ def battles_with_versions(battles: QuerySet[Battle]) -> QuerySet[Battle]:
     """Battles with ``forces_revision``, the sum of their sides' forces' revisions, in the
     battles' own query (a force has one side in a battle at most)."""
     sides = BattleParticipant.objects.filter(battle=OuterRef("pk")).order_by().values("battle")
-    return battles.annotate(forces_revision=_total(sides, "force__revision"))
+    return battles.annotate(forces_revision=summed(sides, "force__revision"))
+
+
+def sides_with_versions(sides: QuerySet[BattleParticipant]) -> QuerySet[BattleParticipant]:
+    """Sides with ``battle_forces_revision``, what `battles_with_versions` gives their
+    battle, in the sides' own query."""
+    all_sides = BattleParticipant.objects.filter(battle=OuterRef("battle_id")).order_by()
+    return sides.annotate(
+        battle_forces_revision=summed(all_sides.values("battle"), "force__revision")
+    )
+
+
+def side_battle_version(side: BattleParticipant) -> str:
+    """`battle_version` of a side's battle (``side`` from `sides_with_versions`)."""
+    return f"{side.battle.status}-{side.battle_forces_revision}"
 
 
 def battle_version(battle: Battle) -> str:
@@ -196,8 +210,8 @@ def _waiting_versions(user: int) -> QuerySet:
         get_user_model()
         .objects.filter(pk=user)
         .annotate(
-            mine=_total(mine.values("row"), "revision"),
-            theirs=_total(theirs.values("row"), "revision"),
+            mine=summed(mine.values("row"), "revision"),
+            theirs=summed(theirs.values("row"), "revision"),
         )
         .values_list("mine", "theirs")
         .order_by()

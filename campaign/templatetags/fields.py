@@ -22,7 +22,7 @@ register = template.Library()
 
 INPUT_TEMPLATES = frozenset(
     f"django/forms/widgets/{kind}.html"
-    for kind in ("checkbox", "text", "number", "email", "url", "password")
+    for kind in ("checkbox", "text", "number", "email", "url", "password", "date")
 )
 """The widgets whose template is Django's `input.html` and nothing else."""
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.safestring import SafeString
 
 from campaign.forms import add_service_errors
 from campaign.selectors import LABELS
@@ -51,6 +54,29 @@ def render_page(
 def render_part(request: HttpRequest, template: str, context: dict) -> str:
     """One partial as a string, for responses made of several htmx regions."""
     return render_to_string(template, _with_labels(context), request=request)
+
+
+def kept(key: str, build: Callable[[], Any], *, keep: Callable[[Any], bool] = bool) -> Any:
+    """What is cached under ``key``, else what ``build`` makes, cached when ``keep`` says.
+    The key names a version of everything the value shows (`selectors.versions`), so a
+    cached copy is right or never asked for."""
+    fragments = caches["template_fragments"]
+    value = fragments.get(key)
+    if value is None:
+        value = build()
+        if keep(value):
+            fragments.set(key, value, FRAGMENT_SECONDS)
+    return value
+
+
+def _holds_no_form(part: str) -> bool:
+    return "<form" not in part
+
+
+def kept_part(key: str, build: Callable[[], str]) -> SafeString:
+    """A page's part (HTML) through `kept`. A part that holds a form is never cached: its
+    tokens (the CSRF token, the form's once-token) are made for one request."""
+    return SafeString(kept(key, build, keep=_holds_no_form))
 
 
 def unchanged(request: HttpRequest, watch: Watch) -> HttpResponse | None:

@@ -33,9 +33,19 @@ from campaign.selectors import live
 from campaign.services.blessings import offered_blessings
 from campaign.services.phases import off_phase_size
 
-from ._common import STOP_POLLING, posted, render_page, unchanged, watched
+from ._common import (
+    STOP_POLLING,
+    kept,
+    kept_part,
+    posted,
+    render_page,
+    render_part,
+    unchanged,
+    watched,
+)
 
 MUSTER = "battles/army_muster.html"
+RECORD = "battles/battle_record.html"
 
 
 @require_http_methods(["GET", "POST"])
@@ -84,8 +94,17 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # anything else the page shows: the page is at least as new as its ETag says.
     battle, can_write = get_battle_for_user(request.user, pk, battles=live.shown_battles)
     watch = live.battle_watch(battle, request.user)
-    page = selectors.battle_page(battle, user=request.user, can_write=can_write)
-    return render_page(request, DETAIL, _detail_context(battle, page) | {"watch": watch})
+
+    def build() -> str:
+        page = selectors.battle_page(battle, user=request.user, can_write=can_write)
+        return render_part(
+            request, f"{DETAIL}#live", _detail_context(battle, page) | {"watch": watch}
+        )
+
+    # Once it holds no form (a battle over, say), the region is kept under the version of
+    # all it shows: looking again reads nothing of the armies.
+    region = kept_part(live.battle_region_key(battle, watch), build)
+    return render_page(request, DETAIL, {"battle": battle, "region": region})
 
 
 @require_safe
@@ -192,34 +211,51 @@ def _muster_form(page: selectors.MusterPage, data) -> MusterForm:
 @require_http_methods(["GET", "POST"])
 @login_required
 def army_muster(request: HttpRequest, pk: int) -> HttpResponse:
-    participant, _ = get_participant_for_user(request.user, pk, write=True)
+    participant, _ = get_participant_for_user(
+        request.user, pk, write=True, participants=selectors.versioned_sides
+    )
     refusal = services.muster_refusal(participant)
     if refusal:
         messages.error(request, refusal)
         return redirect(participant.battle)
-    page = selectors.muster_page(participant, initial=request.method == "GET")
-    form = _muster_form(page, posted(request))
-    report = None
-    if request.method == "POST":
-        valid = form.is_valid()
-        army = form.army()
-        if valid:
-            try:
-                report = services.muster_army(
-                    actor=request.user,
-                    participant=participant,
-                    detachment=form.cleaned_data["detachment"],
-                    agendas=agenda_forms.picked(form),
-                    **army,
-                )
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                return _mustered(request, participant, report)
-        # Refused: the rules' check of the army as posted, shown beside the form.
-        page.with_details()
-        report = services.check_army(participant=participant, **army)
+    if request.method != "POST":
+        return _muster_form_page(request, participant)
+    page = selectors.muster_page(participant, initial=False)
+    form = _muster_form(page, request.POST)
+    valid = form.is_valid()
+    army = form.army()
+    if valid:
+        try:
+            report = services.muster_army(
+                actor=request.user,
+                participant=participant,
+                detachment=form.cleaned_data["detachment"],
+                agendas=agenda_forms.picked(form),
+                **army,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            return _mustered(request, participant, report)
+    # Refused: the rules' check of the army as posted, shown beside the form.
+    page.with_details()
+    report = services.check_army(participant=participant, **army)
     return render_page(request, MUSTER, _muster_context(page, form, report))
+
+
+def _muster_form_page(request: HttpRequest, participant: BattleParticipant) -> HttpResponse:
+    """The muster form as first shown. Its boxes and summary (all but its tokens) are
+    kept under the version of all they show (`selectors.side_form_key`): opening it again
+    reads none of the force's cards."""
+
+    def build() -> str:
+        page = selectors.muster_page(participant, initial=True)
+        context = _muster_context(page, _muster_form(page, None), None)
+        return render_part(request, f"{MUSTER}#boxes", context)
+
+    boxes = kept(selectors.side_form_key(participant, "muster-form"), build)
+    context = {"participant": participant, "battle": participant.battle, "boxes": boxes}
+    return render_page(request, MUSTER, context)
 
 
 def _mustered(
@@ -252,7 +288,11 @@ def army_muster_check(request: HttpRequest, pk: int) -> HttpResponse:
 def army_record(request: HttpRequest, pk: int) -> HttpResponse:
     """Record my side of the end: preview what my units would gain, then confirm. The
     battle completes once every side has recorded and the results agree."""
-    participant, _ = get_participant_for_user(request.user, pk, write=True)
+    participant, _ = get_participant_for_user(
+        request.user, pk, write=True, participants=selectors.versioned_sides
+    )
+    if request.method != "POST":
+        return _record_form(request, participant)
     page = selectors.record_page(participant)
     if page.refusal:
         messages.warning(request, page.refusal)
@@ -278,7 +318,29 @@ def army_record(request: HttpRequest, pk: int) -> HttpResponse:
             add_service_errors(form, error)
         else:
             return render_page(request, "battles/battle_record_preview.html", context)
-    return render_page(request, "battles/battle_record.html", context)
+    return render_page(request, RECORD, context)
+
+
+def _record_form(request: HttpRequest, participant: BattleParticipant) -> HttpResponse:
+    """The record form as first shown. Its boxes are kept under the version of all they
+    show (`selectors.side_form_key`), and why the side may not record, if it may not:
+    opening it again reads none of the army."""
+
+    def build() -> tuple[str | None, str]:
+        page = selectors.record_page(participant)
+        if page.refusal:
+            return page.refusal, ""
+        form = SideRecordForm(
+            None, participant=page.participant, army=page.army, agenda_picks=page.agenda_picks
+        )
+        return None, render_part(request, f"{RECORD}#boxes", {"form": form})
+
+    refusal, boxes = kept(selectors.side_form_key(participant, "record-form"), build)
+    if refusal:
+        messages.warning(request, refusal)
+        return redirect(participant.battle)
+    context = {"battle": participant.battle, "participant": participant, "boxes": boxes}
+    return render_page(request, RECORD, context)
 
 
 def _say_what_happened(request: HttpRequest, battle: Battle) -> None:

@@ -3,6 +3,8 @@ looked."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,14 +12,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST, require_safe
 
 from campaign import players, selectors
 from campaign.prepared import fetch_together
 from campaign.selectors import live, since
+from campaign.selectors.dashboard import Dashboard
 from campaign.selectors.versions import WAITING_VERSIONS
 
-from ._common import page_number, render_page, unchanged, watched
+from ._common import kept, page_number, render_page, render_part, unchanged, watched
 
 
 @require_safe
@@ -43,18 +47,41 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     marker = players.note_dashboard_visit(request.user, now=now, looks=looks)
     context = {
         "dash": dash,
-        "news": since.news(
+        "can_start_campaigns": settings.CRUSADE_SELF_SERVICE_CAMPAIGNS,
+        "watch": watch,
+        "shown_at": now,
+    }
+    return render_page(request, "dashboard.html", context | _news(request, dash, marker, now))
+
+
+def _news(request: HttpRequest, dash: Dashboard, marker: datetime | None, now: datetime) -> dict:
+    """The dashboard's news, as its part of the page (``news_part``), whether it tells
+    anything, and the invitations it tells of; kept under the version of all it tells
+    (`since.news_key`), so looking again reads none of it. ``news``: what was read, when
+    it was."""
+    start = since.news_since(marker, now=now)
+    page = page_number(request, since.PAGE)
+    fresh = [
+        invitation for invitation in dash.campaign_invitations if invitation.created_at > start
+    ]
+    read = {}
+
+    def build() -> tuple[str, int]:
+        news = read["news"] = since.news(
             request.user,
             marker=marker,
             invitations=dash.campaign_invitations,
             campaigns=[membership.campaign_id for membership in dash.memberships],
-            page=page_number(request, since.PAGE),
+            page=page,
             now=now,
-        ),
-        "can_start_campaigns": settings.CRUSADE_SELF_SERVICE_CAMPAIGNS,
-        "watch": watch,
-    }
-    return render_page(request, "dashboard.html", context)
+        )
+        return render_part(request, "dashboard.html#news", {"news": news}), news.count
+
+    key = since.news_key(
+        request.user, since=start, page=page, memberships=dash.memberships, invitations=fresh
+    )
+    part, count = kept(key, build)
+    return {"news_part": SafeString(part), "news_count": count, "fresh_invitations": fresh} | read
 
 
 @require_safe

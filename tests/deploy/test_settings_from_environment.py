@@ -158,6 +158,7 @@ VERSIONED = [
     "campaign/selectors/battles.py",
     "campaign/selectors/counters.py",
     "campaign/selectors/phases.py",
+    "campaign/views/_common.py",
     "campaign/wins_kept.py",
 ]
 """Modules that keep in the cache only what is keyed by a version read from the database
@@ -167,7 +168,10 @@ its Agendas under the campaign's; the organisers' list counts under their campai
 forces' revisions; a drawn force's wins per day under its victories, with its campaign's
 voids then, used only while they are the voids now, and made from the entry of one
 victory fewer only by a win this process committed; a campaign's phases and alliances
-under its revision), like the templates' fragments: never stale either."""
+under its revision; the battle page's region, the muster and record forms' boxes and the
+dashboard's news under the versions `selectors.live.battle_region_key`,
+`selectors.side_form_key` and `since.news_key` name), like the templates' fragments: never
+stale either."""
 
 
 def test_it_uses_no_cache_that_processes_would_have_to_share():

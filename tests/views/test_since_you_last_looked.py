@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -206,10 +207,46 @@ def test_it_says_so_when_nothing_happened(client, watched):
 
 
 def test_it_keeps_the_news_on_a_reload(client, watched):
-    _, first = news_of(client, watched.member)
-    _, again = news_of(client, watched.member)
+    first, news = news_of(client, watched.member)
+    again = client.get(DASHBOARD)
 
-    assert summaries(again) == summaries(first) != []
+    assert summaries(news) != []
+    assert again.context["news_part"] == first.context["news_part"]
+    assert again.context["news_count"] == news.count
+
+
+def news_reads(client) -> list[str]:
+    """The SQL of a dashboard's look that reads the news (the history, the log)."""
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(DASHBOARD).status_code == 200
+    told = ("campaign_historyentry", "campaign_logentry")
+    return [q["sql"] for q in queries.captured_queries if any(t in q["sql"] for t in told)]
+
+
+def test_looking_again_reads_no_news_and_a_change_shows_at_the_next_look(client, watched):
+    """The news is kept under its campaigns' versions (README "Caching"): a reload reads
+    none of it, and whatever is told next moves a version, so it shows at once."""
+    client.force_login(watched.member)
+    assert news_reads(client)
+    assert news_reads(client) == []
+    services.update_unit_details(actor=watched.opponent, unit=watched.enemy_squad, notes="x")
+    assert news_reads(client)  # a change in the campaign: read again, though not news
+
+    services.join_campaign(actor=watched.outsider, user=watched.outsider, campaign=watched.campaign)
+    response = client.get(DASHBOARD)
+
+    assert "New member" in response.content.decode()
+    assert response.context["news"].count == 3
+
+
+def test_each_player_has_their_own_news(client, watched):
+    looked(watched.owner, marker=timezone.now() - timedelta(hours=2))
+    _, members = news_of(client, watched.member)
+
+    _, owners = news_of(client, watched.owner)  # read, not the member's copy
+
+    assert len(members.lines) == 2
+    assert {line.entry.force_id for line in owners.lines} == {watched.other_force.pk}
 
 
 def test_it_moves_the_marker_to_the_last_look_when_a_new_sitting_begins(client):
@@ -267,7 +304,9 @@ def test_it_refuses_a_mark_as_seen_it_cannot_read(client, watched, shown_at):
 
 def test_it_reaches_back_no_further_than_a_month(client):
     table = quiet_table()
-    start = timezone.now() - since.FURTHEST - timedelta(seconds=30)
+    # A month back, from the start of that hour (so a player's news keeps for an hour).
+    start = since.news_since(None, now=timezone.now()) - timedelta(seconds=30)
+    assert timezone.now() - start > since.FURTHEST
     battles_fought(table, 2, start=start)
     looked(table.member, marker=timezone.now() - timedelta(days=365))
 
