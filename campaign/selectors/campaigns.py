@@ -439,7 +439,11 @@ class CampaignOverview:
         shown, sides = self._battles_shown
         by_battle: dict[int, list[SideLine]] = {row[0]: [] for row in shown.object_list}
         for battle, force_name, result in sides:
-            by_battle[battle].append(SideLine(force_name, result))
+            # The sides are read a moment after the battles (each read sees what was
+            # committed when it ran): a battle that joined the page in between is left
+            # for the next look, whose key differs (it names these sides).
+            if battle in by_battle:
+                by_battle[battle].append(SideLine(force_name, result))
         return [BattleLine(*row, by_battle[row[0]]) for row in shown.object_list]
 
     @property

@@ -320,3 +320,23 @@ def test_after_a_battle_only_the_alliances_totals_are_read_and_an_alliances_chan
     page = look(client, campaign, forces[2].player)
 
     assert 'Raiders <span class="card__meta">(retired)</span>' in alliances(page)
+
+
+def test_sides_of_a_battle_that_joined_the_page_between_its_two_reads_are_left_out(league):
+    """The battles and their sides are two reads (one round trip on PostgreSQL, two on
+    SQLite), each of what was committed when it ran: a battle that starts between them
+    is in the second and not the first. The page shows the battles it read (a load test
+    met this as a 500)."""
+    from campaign.selectors import campaign_overview, campaign_page_campaigns
+
+    campaign, _organiser, forces = league
+    found = campaign_page_campaigns().get(pk=campaign.pk)
+    overview = campaign_overview(found)
+    shown, sides = overview._battles_shown
+    later = make_battle(forces[2], forces[3], campaign=campaign)
+    overview.__dict__["_battles_shown"] = (shown, [(later.pk, forces[2].name, ""), *sides])
+
+    lines = overview.recent_battles
+
+    assert later.pk not in [line.pk for line in lines]
+    assert [len(line.sides) for line in lines] == [2] * len(lines)
