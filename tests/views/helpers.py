@@ -18,6 +18,13 @@ def texts(response) -> list[str]:
     return [str(m) for m in get_messages(response.wsgi_request)]
 
 
+def get_with_sql(client, url: str):
+    """A GET of ``url`` and the SQL of the queries it made."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    return response, [query["sql"] for query in queries.captured_queries]
+
+
 def count_queries(client, url: str, **params) -> int:
     """How many queries a GET of ``url`` makes (it must succeed)."""
     with CaptureQueriesContext(connection) as queries:

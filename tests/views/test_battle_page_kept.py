@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
 from campaign.once import FIELD
+
+from .helpers import get_with_sql
 
 pytestmark = pytest.mark.django_db
 
@@ -27,10 +27,9 @@ def region(html: str) -> str:
 
 def look(client, url: str) -> tuple[str, list[str]]:
     """The page's region and the SQL of the queries its GET made."""
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(url)
+    response, sql = get_with_sql(client, url)
     assert response.status_code == 200
-    return region(response.content.decode()), [q["sql"] for q in queries.captured_queries]
+    return region(response.content.decode()), sql
 
 
 def page_of(table) -> str:

@@ -7,14 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
 from campaign.once import FIELD
 
-from .helpers import muster, record, texts
+from .helpers import get_with_sql, muster, record, texts
 
 pytestmark = pytest.mark.django_db
 
@@ -25,10 +23,7 @@ def form_of(table) -> str:
     return reverse("army_record", args=[table.mine.pk])
 
 
-def look(client, url: str):
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(url)
-    return response, [q["sql"] for q in queries.captured_queries]
+look = get_with_sql
 
 
 def boxes(response) -> str:
