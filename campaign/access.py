@@ -186,15 +186,14 @@ def _units(pk: int, user: int) -> QuerySet[Unit]:
 _UNITS = Prepared(_units, pk=int, user=int)
 
 
-def _participants() -> QuerySet[BattleParticipant]:
-    return BattleParticipant.objects.select_related("battle__campaign", "force__player")
-
-
-_PARTICIPANTS = by_pk(_participants)
+def _every_participant() -> QuerySet[BattleParticipant]:
+    return BattleParticipant.objects.all()
 
 
 @cache
 def _participants_from(participants: Callable[[], QuerySet[BattleParticipant]]) -> Prepared:
+    """One side by its id from ``participants()``, with its battle, campaign, force and
+    player (compiled once for each)."""
     return by_pk(lambda: participants().select_related("battle__campaign", "force__player"))
 
 
@@ -433,7 +432,7 @@ def get_participant_for_user(
     (with ``starter``: only the player who started the battle, to withdraw its
     invitation). ``participants()``: the queryset to fetch it from when the page needs more
     of it in the same query (compiled once for each)."""
-    rows = _PARTICIPANTS if participants is None else _participants_from(participants)
+    rows = _participants_from(participants or _every_participant)
     participant = _fetch_prepared(rows, pk, "army")
     owner = _force_owner(user, participant.force)
     battle = participant.battle
