@@ -166,6 +166,30 @@ _ROW = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 of a long history has tens of thousands of rows)."""
 
 
+_SIGNED = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+"""One value as `canonical` writes it (sorted keys, no spaces)."""
+
+
+def signed_file(document: dict[str, Any]) -> str:
+    """``document`` (JSON values only) signed by this server and written as a file, like
+    `dumps`, encoding each row once: a row's line in the file is its text in the signed
+    form, so the file and the signature share one encoding of the thousands of rows of a
+    long history. The file reads back (`loads`) as `sign` would have made it."""
+    signed, lines = [], []
+    for key, value in document.items():
+        if isinstance(value, list) and value:
+            rows = [_SIGNED(row) for row in value]
+            signed.append((key, "[" + ",".join(rows) + "]"))
+            lines.append(f"  {_ROW(key)}: [\n    " + ",\n    ".join(rows) + "\n  ]")
+        else:
+            signed.append((key, _SIGNED(value)))
+            lines.append(f"  {_ROW(key)}: {_ROW(value)}")
+    body = "{" + ",".join(f"{_SIGNED(key)}:{text}" for key, text in sorted(signed)) + "}"
+    signature = signing.Signer(salt=SIGNING_SALT).signature(body)
+    lines.append(f"  {_ROW(SIGNATURE)}: {_ROW(signature)}")
+    return "{\n" + ",\n".join(lines) + "\n}"
+
+
 def dumps(document: dict[str, Any]) -> str:
     """The document as a file: each top-level key on its own line, each row of a list (a
     unit, a history entry) on a line of its own."""

@@ -81,6 +81,19 @@ def test_it_writes_one_history_row_a_line_and_reads_back_as_it_was_signed(client
     assert all(entry in rows for entry in document["history"])
 
 
+def test_the_file_written_in_one_encoding_is_the_document_signed_as_sign_signs_it():
+    """The download encodes each row once for both the file and the signature: the file
+    must read back as exactly what `documents.sign` makes of the same document."""
+    document = selectors.force_document(veteran_force(), history=True, signed=False)
+
+    read_back = json.loads(documents.signed_file(document))
+
+    assert read_back == documents.sign(document, plain=True)
+    assert documents.verified(read_back)
+    read_back["history"][0]["summary"] += "!"
+    assert not documents.verified(read_back), "the signature covers every row"
+
+
 def test_it_lets_another_member_of_the_campaign_take_a_copy(client):
     """Exporting is reading: whoever may see the force may download it."""
     force = veteran_force()
