@@ -19,7 +19,7 @@ from campaign.prepared import Prepared, by_pk
 from .alliances import choosable_alliances, has_alliances_to_pick
 from .counters import PackSection, force_pack_section, has_pack_content
 from .history_lines import HistoryLine, history_page
-from .oob_cards import CardRow, RemovedCard, order_of_battle_cards
+from .oob_cards import CardRow, RemovedCard, cards_digest, cards_from, read_cards
 
 HISTORY_PER_PAGE = 50
 
@@ -59,10 +59,23 @@ class OrderOfBattle:
         return self.force.revision
 
     @cached_property
+    def _read(self) -> tuple[list[dict], list[tuple]]:
+        """The cards as read (`read_cards`): only when the units table is not in the
+        cache under the force's revision."""
+        return read_cards(self.force)
+
+    @property
+    def cards_digest(self) -> str:
+        """The digest of the cards as read: the units table is kept under it too, so a
+        change to the force that leaves its cards as they were reads them but builds no
+        row (`cards_digest`)."""
+        return cards_digest(self._read)
+
+    @cached_property
     def _cards(self) -> tuple[list[CardRow], list[RemovedCard]]:
-        """The active cards (with what waits for each) and the removed ones: read only
+        """The active cards (with what waits for each) and the removed ones: built only
         when the units table is built, not when it comes from the cache."""
-        return order_of_battle_cards(self.force)
+        return cards_from(*self._read)
 
     @property
     def rows(self) -> list[CardRow]:

@@ -9,6 +9,8 @@ waits for it) is worked out once here.
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -220,12 +222,32 @@ _CARDS = Prepared(
 """A force's cards, as plain values, compiled once (`campaign.prepared`)."""
 
 
-def order_of_battle_cards(force: CrusadeForce) -> tuple[list[CardRow], list[RemovedCard]]:
-    """The force's active cards by name (with their badges and what waits for each) and
-    its removed ones, in two queries whatever the force's size (sent together)."""
+def read_cards(force: CrusadeForce) -> tuple[list[dict], list[tuple]]:
+    """What `cards_from` builds the force's rows from: its cards' values and what they
+    hold and wait for, in two queries whatever the force's size (sent together)."""
     units, detail_rows = fetch_together(
         (_CARDS, {"force": force.pk}), (_DETAILS, {"force": force.pk})
     )
+    return units, detail_rows
+
+
+def cards_digest(read: tuple[list[dict], list[tuple]]) -> str:
+    """A digest of everything `read_cards` read: equal digests, equal rows. A page keeps
+    what it built of the rows under it, so a change to the force that leaves every card
+    as it was (its goals, RP, a Supply Limit bought) finds the rows already built."""
+    return hashlib.blake2b(pickle.dumps(read, protocol=5), digest_size=16).hexdigest()
+
+
+def order_of_battle_cards(force: CrusadeForce) -> tuple[list[CardRow], list[RemovedCard]]:
+    """The force's active cards by name (with their badges and what waits for each) and
+    its removed ones, in two queries whatever the force's size (sent together)."""
+    return cards_from(*read_cards(force))
+
+
+def cards_from(
+    units: list[dict], detail_rows: list[tuple]
+) -> tuple[list[CardRow], list[RemovedCard]]:
+    """The rows of `read_cards`'s values: the active cards and the removed ones."""
     if not units:
         return [], []
     details = _details(detail_rows)

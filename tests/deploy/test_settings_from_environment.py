@@ -197,8 +197,9 @@ def test_it_caches_page_fragments_only_under_a_version_of_what_they_show():
     ]
     assert tags, "no cached fragment found: is this test still needed?"
     # A version (`card.version`, `overview.map_version`), a revision, or a key made of the
-    # very values the fragment shows (`overview.standings_key`).
-    keyed = re.compile(r"\.\w*(version|revision|_key)\b")
+    # very values the fragment shows (`overview.standings_key`), or a digest of the rows it
+    # is built from, read with it (`oob.cards_digest`).
+    keyed = re.compile(r"\.\w*(version|revision|_key|_digest)\b")
     assert [(path, tag) for path, tag in tags if not keyed.search(tag)] == []
 
 

@@ -7,7 +7,8 @@ from django.utils.html import escape
 
 from campaign import rules, services
 from campaign.models import BattleHonour, CrusadeForce, HistoryEntry, RequisitionPurchase
-from campaign.selectors.oob_cards import order_of_battle_cards
+from campaign.selectors import forces as forces_selectors
+from campaign.selectors.oob_cards import cards_from, order_of_battle_cards
 from campaign.templatetags.crusade import _row_badges, unit_badges
 from tests.factories import (
     make_campaign,
@@ -303,6 +304,33 @@ def test_it_builds_the_units_table_in_two_queries_whatever_the_forces_size(clien
         caches["template_fragments"].clear()
         first = count_queries(client, url)
         assert first - count_queries(client, url) == 2
+
+
+def test_it_builds_no_row_again_after_a_change_that_leaves_the_cards_as_they_were(
+    client, owner, monkeypatch
+):
+    """The units table is kept under the digest of the cards as read, too: after the
+    force's goals change, the next look reads the cards and finds their rows built; after
+    a card changes, it builds them again and shows the change."""
+    (force,) = _forces_of(owner, _decorate, 5)
+    client.force_login(owner)
+    url = reverse("force_detail", args=[force.pk])
+    built = []
+    monkeypatch.setattr(
+        forces_selectors, "cards_from", lambda *read: built.append(1) or cards_from(*read)
+    )
+    client.get(url)
+    assert built == [1]
+
+    services.update_force_details(actor=owner, force=force, goals="Take the ridge")
+    page = client.get(url).content.decode()
+    assert "Take the ridge" in page and "Unit 004" in page
+    assert built == [1], "the same cards: no row built again"
+
+    unit = force.units.get(name="Unit 004")
+    services.update_unit_details(actor=owner, unit=unit, name="Unit 004 the Bold")
+    page = client.get(url).content.decode()
+    assert built == [1, 1] and "Unit 004 the Bold" in page
 
 
 def test_it_reads_each_cards_honours_and_scars_for_the_order_of_battle_as_a_card_does(owner):
