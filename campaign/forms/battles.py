@@ -19,7 +19,7 @@ from campaign.models import (
     OutOfActionTest,
 )
 from campaign.services.attached_credit import attached_credit_errors
-from campaign.services.battles import UnitOutcome
+from campaign.services.battle_gains import UnitOutcome
 
 from . import NOT_CHOSEN, agendas
 from .prototypes import TALLY, TICK, like

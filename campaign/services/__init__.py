@@ -16,9 +16,8 @@ from .approval import (
     refuse_restored_force,
     require_approved,
 )
+from .battle_gains import ForceGain, UnitOutcome
 from .battles import (
-    ForceGain,
-    UnitOutcome,
     disagreement,
     preview_side,
     record_battle_end,
