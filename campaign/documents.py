@@ -108,8 +108,7 @@ HISTORY_FIELDS = stored_fields(HistoryEntry)
 
 def canonical(document: dict[str, Any]) -> str:
     """The document as signed: sorted keys, no spaces, without its signature."""
-    body = {key: value for key, value in document.items() if key != SIGNATURE}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _SIGNED({key: value for key, value in document.items() if key != SIGNATURE})
 
 
 def sign(document: dict[str, Any], *, plain: bool = False) -> dict[str, Any]:
@@ -165,43 +164,53 @@ _ROW = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 """One value on one line (the C encoder: the indenting one is pure Python, and an export
 of a long history has tens of thousands of rows)."""
 
-
 _SIGNED = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
 """One value as `canonical` writes it (sorted keys, no spaces)."""
 
 
-def signed_file(document: dict[str, Any]) -> str:
-    """``document`` (JSON values only) signed by this server and written as a file, like
-    `dumps`, encoding each row once: a row's line in the file is its text in the signed
-    form, so the file and the signature share one encoding of the thousands of rows of a
-    long history. The file reads back (`loads`) as `sign` would have made it."""
-    signed, lines = [], []
-    for key, value in document.items():
-        if isinstance(value, list) and value:
-            rows = [_SIGNED(row) for row in value]
-            signed.append((key, "[" + ",".join(rows) + "]"))
-            lines.append(f"  {_ROW(key)}: [\n    " + ",\n    ".join(rows) + "\n  ]")
-        else:
-            signed.append((key, _SIGNED(value)))
-            lines.append(f"  {_ROW(key)}: {_ROW(value)}")
-    body = "{" + ",".join(f"{_SIGNED(key)}:{text}" for key, text in sorted(signed)) + "}"
-    signature = signing.Signer(salt=SIGNING_SALT).signature(body)
-    lines.append(f"  {_ROW(SIGNATURE)}: {_ROW(signature)}")
+def _file(entries: list[tuple[str, str | list[str]]]) -> str:
+    """The file's layout: each top-level key on its own line, each row of a list (a unit,
+    a history entry) on a line of its own; ``entries`` are (key, its value's text, or the
+    texts of its rows)."""
+    lines = []
+    for key, text in entries:
+        if isinstance(text, list):
+            text = "[\n    " + ",\n    ".join(text) + "\n  ]"
+        lines.append(f"  {_ROW(key)}: {text}")
     return "{\n" + ",\n".join(lines) + "\n}"
 
 
+def _rows(value: Any) -> bool:
+    return isinstance(value, list) and bool(value)
+
+
 def dumps(document: dict[str, Any]) -> str:
-    """The document as a file: each top-level key on its own line, each row of a list (a
-    unit, a history entry) on a line of its own."""
-    parts = []
-    for key, value in document.items():
-        if isinstance(value, list) and value:
-            rows = ",\n    ".join(_ROW(row) for row in value)
-            text = f"[\n    {rows}\n  ]"
-        else:
-            text = _ROW(value)
-        parts.append(f"  {_ROW(key)}: {text}")
-    return "{\n" + ",\n".join(parts) + "\n}"
+    """The document as a file, as it is (`_file`)."""
+    return _file(
+        [
+            (key, [_ROW(row) for row in value] if _rows(value) else _ROW(value))
+            for key, value in document.items()
+        ]
+    )
+
+
+def signed_file(document: dict[str, Any]) -> str:
+    """``document`` (JSON values only) signed by this server and written as a file
+    (`_file`), encoding each row once: a row's line in the file is its text in the signed
+    form, so the file and the signature share one encoding of the thousands of rows of a
+    long history. The file reads back (`loads`) as `sign` would have made it."""
+    entries = [
+        (key, [_SIGNED(row) for row in value] if _rows(value) else _SIGNED(value))
+        for key, value in document.items()
+        if key != SIGNATURE
+    ]
+    body = ",".join(
+        f"{_SIGNED(key)}:" + ("[" + ",".join(text) + "]" if isinstance(text, list) else text)
+        for key, text in sorted(entries)
+    )
+    body = "{" + body + "}"
+    signature = signing.Signer(salt=SIGNING_SALT).signature(body)
+    return _file([*entries, (SIGNATURE, _ROW(signature))])
 
 
 def is_document(data: Any) -> bool:
