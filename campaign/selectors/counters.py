@@ -140,24 +140,34 @@ def _card_pack_section(
 def _card_pack_content(unit: Unit, *, held: list | None = None) -> packs.PackContent:
     """The packs' items with what the unit and its force hold of them.
 
-    Kept in the cache as `force_pack_section` is: the whole under the force's and its
-    campaign's revisions (a counter changes only through a service that writes a history
-    row naming the force), and the items alone under the campaign's revision (a pack
-    enabled, turned off or edited moves it on), so that after a change to the force only
-    its counter values are read again."""
+    The items are kept in the cache under the campaign's revision (a pack enabled, turned
+    off or edited moves it on). What the card and its force hold is ``held``, when the page
+    read it with its other reads; else it is read and the whole is kept, as
+    `force_pack_section` is, under the force's and its campaign's revisions (a counter
+    changes only through a service that writes a history row naming the force). Keeping
+    it when it was just read would cost more than reading it (one pickling)."""
     force = unit.force
     campaign = force.campaign
+    if held is not None:
+        return packs.held_content(
+            _pack_items(campaign), force_id=force.pk, unit_id=unit.pk, held=held
+        )
     key = f"card-packs:{unit.pk}:{force.pk}:{force.revision}:{campaign.revision}"
     content = cache.get(key)
     if content is None:
-        items_key = f"pack-items:{campaign.pk}:{campaign.revision}"
-        items = cache.get(items_key)
-        if items is None:
-            items = packs.pack_items(campaign.pk)
-            cache.set(items_key, items, FRAGMENT_SECONDS)
-        content = packs.held_content(items, force_id=force.pk, unit_id=unit.pk, held=held)
+        content = packs.held_content(_pack_items(campaign), force_id=force.pk, unit_id=unit.pk)
         cache.set(key, content, FRAGMENT_SECONDS)
     return content
+
+
+def _pack_items(campaign) -> list:
+    """The campaign's pack items, kept under its revision."""
+    key = f"pack-items:{campaign.pk}:{campaign.revision}"
+    items = cache.get(key)
+    if items is None:
+        items = packs.pack_items(campaign.pk)
+        cache.set(key, items, FRAGMENT_SECONDS)
+    return items
 
 
 def force_counters(force: CrusadeForce):
