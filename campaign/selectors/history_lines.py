@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.core.paginator import Page
@@ -59,8 +60,12 @@ def history_rows(entries: QuerySet[HistoryEntry]) -> QuerySet:
     return entries.order_by("-created_at", "-pk").values_list(*LINE_COLUMNS)
 
 
+def _rows_of(entries: Callable[[], QuerySet[HistoryEntry]]) -> QuerySet:
+    return history_rows(entries())
+
+
 def history_page(
-    entries: QuerySet[HistoryEntry],
+    entries: QuerySet[HistoryEntry] | Callable[[], QuerySet[HistoryEntry]],
     number: int | str | None,
     *,
     per_page: int,
@@ -68,9 +73,15 @@ def history_page(
     first_page: Callable[[], list] | None = None,
 ) -> Page:
     """One page of ``entries``, newest first, as `HistoryLine`s (two queries: the count
-    and the page; ``count`` and ``first_page`` as `paginate` takes them)."""
-    page = paginate(
-        history_rows(entries), number, per_page=per_page, count=count, first_page=first_page
-    )
+    and the page; ``count`` and ``first_page`` as `paginate` takes them). ``entries`` may
+    be a function that gives them: with ``first_page``, it is called only for another
+    page (building the query costs more than shaping a page of rows)."""
+    if callable(entries):
+        rows = partial(_rows_of, entries)
+        if first_page is None:
+            rows = rows()
+    else:
+        rows = history_rows(entries)
+    page = paginate(rows, number, per_page=per_page, count=count, first_page=first_page)
     page.object_list = [HistoryLine(*row) for row in page.object_list]
     return page

@@ -230,7 +230,7 @@ class CardPage:
             counts = _HISTORY_COUNT.fetch(unit=unit)
         first = self._read("history_first_page")
         return history_page(
-            self.unit.history.all(),
+            self.unit.history.all,
             self.page,
             per_page=TIMELINE_PER_PAGE,
             count=counts[0] if counts else 0,
