@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from django.core.cache import cache
 from django.db.models import QuerySet, prefetch_related_objects
 from django.urls import reverse
 
@@ -40,7 +39,7 @@ from .blessings import (
 )
 from .labels import keyword_labels
 from .oob_cards import CardRow, order_of_battle_cards
-from .versions import FRAGMENT_SECONDS, side_battle_version, sides_with_versions
+from .versions import kept, side_battle_version, sides_with_versions
 
 
 @dataclass(frozen=True)
@@ -339,13 +338,13 @@ def muster_cards(force: CrusadeForce) -> list[CardRow]:
     name), cached under the force's revision (see `selectors.versions`): every change to
     a card, or to what waits for it, writes a history row that moves it on, so a cached
     list is right or never asked for again. It holds no token of the player's session."""
-    key = f"muster-cards:{force.pk}:{force.revision}"
-    cards = cache.get(key)
-    if cards is None:
+
+    def build() -> list[CardRow]:
         cards, _ = order_of_battle_cards(force)
         cards.sort(key=lambda card: not card.is_character)  # stable: names stay in order
-        cache.set(key, cards, FRAGMENT_SECONDS)
-    return cards
+        return cards
+
+    return kept(f"muster-cards:{force.pk}:{force.revision}", build)
 
 
 def muster_agendas(participant: BattleParticipant) -> list[CustomContent]:
@@ -358,12 +357,11 @@ def muster_agendas(participant: BattleParticipant) -> list[CustomContent]:
     if battle.campaign_id is None:
         return list(agenda_service.offered(agenda_service.campaign_of(participant)))
     campaign = battle.campaign
-    key = f"muster-agendas:{campaign.pk}:{campaign.revision}"
-    agendas = cache.get(key)
-    if agendas is None:  # the query is built only when read: building it cost 0.8 ms
-        agendas = list(agenda_service.offered(agenda_service.campaign_of(participant)))
-        cache.set(key, agendas, FRAGMENT_SECONDS)
-    return agendas
+    # The query is built only when read: building it cost 0.8 ms.
+    return kept(
+        f"muster-agendas:{campaign.pk}:{campaign.revision}",
+        lambda: list(agenda_service.offered(agenda_service.campaign_of(participant))),
+    )
 
 
 def _card_pending_links(cards: list[CardRow]) -> dict[int, PendingLink]:

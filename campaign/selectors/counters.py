@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 
 from campaign.models import (
@@ -18,7 +17,7 @@ from campaign.models import (
 from campaign.prepared import Prepared, give_related
 from campaign.services import counters as packs
 
-from .versions import FRAGMENT_SECONDS
+from .versions import kept
 
 SECTION_KINDS = (CustomContent.Kind.COUNTER, CustomContent.Kind.REQUISITION)
 
@@ -56,15 +55,15 @@ def force_pack_section(force: CrusadeForce, *, in_battle: bool) -> PackSection |
     if not getattr(force, "has_pack_content", True) or force.campaign_id is None:
         return None
     key = f"force-packs:{force.pk}:{force.revision}:{force.campaign.revision}:{int(in_battle)}"
-    section = cache.get(key)
-    if section is None:
+
+    def build() -> PackSection:
         content = packs.pack_content(force.campaign_id, force_id=force.pk)
-        section = PackSection(
+        return PackSection(
             counters=packs.counter_rows(content, per_unit=False),
             requisitions=packs.pack_requisition_options(content, force=force, in_battle=in_battle),
         )
-        cache.set(key, section, FRAGMENT_SECONDS)
-    return section
+
+    return kept(key, build)
 
 
 def card_pack_section(
@@ -87,10 +86,7 @@ def card_pack_section(
         f"card-pack-section:{unit.pk}:{force.pk}:{force.revision}:"
         f"{force.campaign.revision}:{int(in_battle)}"
     )
-    section = cache.get(key)
-    if section is None:
-        section = _card_pack_section(unit, in_battle=in_battle, read=read) or False
-        cache.set(key, section, FRAGMENT_SECONDS)
+    section = kept(key, lambda: _card_pack_section(unit, in_battle=in_battle, read=read) or False)
     return section or None
 
 
@@ -153,21 +149,17 @@ def _card_pack_content(unit: Unit, *, held: list | None = None) -> packs.PackCon
             _pack_items(campaign), force_id=force.pk, unit_id=unit.pk, held=held
         )
     key = f"card-packs:{unit.pk}:{force.pk}:{force.revision}:{campaign.revision}"
-    content = cache.get(key)
-    if content is None:
-        content = packs.held_content(_pack_items(campaign), force_id=force.pk, unit_id=unit.pk)
-        cache.set(key, content, FRAGMENT_SECONDS)
-    return content
+    return kept(
+        key,
+        lambda: packs.held_content(_pack_items(campaign), force_id=force.pk, unit_id=unit.pk),
+    )
 
 
 def _pack_items(campaign) -> list:
     """The campaign's pack items, kept under its revision."""
-    key = f"pack-items:{campaign.pk}:{campaign.revision}"
-    items = cache.get(key)
-    if items is None:
-        items = packs.pack_items(campaign.pk)
-        cache.set(key, items, FRAGMENT_SECONDS)
-    return items
+    return kept(
+        f"pack-items:{campaign.pk}:{campaign.revision}", lambda: packs.pack_items(campaign.pk)
+    )
 
 
 def force_counters(force: CrusadeForce):

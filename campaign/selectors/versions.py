@@ -71,7 +71,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import operator
+from collections.abc import Callable
+from typing import Any
 
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.db.models import (
     Count,
     OuterRef,
@@ -90,6 +93,26 @@ from campaign.prepared import Prepared
 FRAGMENT_SECONDS = 600
 """How long a cached fragment lives: shorter than a picture's signed address in a bucket,
 and long enough for the players at a table to look again and again."""
+
+
+def kept(
+    key: str,
+    build: Callable[[], Any],
+    *,
+    keep: Callable[[Any], bool] = lambda value: True,
+    alias: str = DEFAULT_CACHE_ALIAS,
+) -> Any:
+    """What cache ``alias`` keeps under ``key``, else what ``build`` makes, kept for
+    `FRAGMENT_SECONDS` when ``keep`` says. The key names a version of everything the value
+    shows (the revisions above), so a kept copy is right or never asked for. None is
+    never kept (it is what a miss reads as): build False for "nothing"."""
+    store = caches[alias]
+    value = store.get(key)
+    if value is None:
+        value = build()
+        if value is not None and keep(value):
+            store.set(key, value, FRAGMENT_SECONDS)
+    return value
 
 
 def campaigns_with_versions(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:

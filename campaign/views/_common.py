@@ -9,7 +9,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -19,7 +18,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.safestring import SafeString
 
 from campaign.forms import add_service_errors
-from campaign.selectors import LABELS
+from campaign.selectors import LABELS, versions
 from campaign.selectors.live import Watch
 from campaign.selectors.versions import FRAGMENT_SECONDS
 
@@ -57,16 +56,8 @@ def render_part(request: HttpRequest, template: str, context: dict) -> str:
 
 
 def kept(key: str, build: Callable[[], Any], *, keep: Callable[[Any], bool] = bool) -> Any:
-    """What is cached under ``key``, else what ``build`` makes, cached when ``keep`` says.
-    The key names a version of everything the value shows (`selectors.versions`), so a
-    cached copy is right or never asked for."""
-    fragments = caches["template_fragments"]
-    value = fragments.get(key)
-    if value is None:
-        value = build()
-        if keep(value):
-            fragments.set(key, value, FRAGMENT_SECONDS)
-    return value
+    """A page's part under ``key`` in the fragments' cache (`selectors.versions.kept`)."""
+    return versions.kept(key, build, keep=keep, alias="template_fragments")
 
 
 def _holds_no_form(part: str) -> bool:
