@@ -23,7 +23,8 @@ reached through a related manager and those whose SQL changes with the values.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -269,3 +270,30 @@ def by_pk(queryset: Callable[[], QuerySet]) -> Prepared:
     """The row of one primary key among ``queryset()``'s, compiled once: what the access
     helpers fetch one object with (`campaign.access`)."""
     return Prepared(lambda pk: queryset().filter(pk=pk), pk=int)
+
+
+KEPT_SHAPES = 64
+"""How many `fetch_shaped` queries a connection keeps compiled (the last asked)."""
+
+
+def fetch_shaped(key: Hashable, queryset: QuerySet, using: str = DEFAULT_DB_ALIAS) -> list:
+    """What ``queryset`` holds, as a list, its SQL compiled once per connection for each
+    ``key``: for a queryset built afresh on every request from nothing but what ``key``
+    names (a list's scope, order and page), whose values are too many to prepare with
+    `Prepared`. The caller vouches for the key: any value of the queryset it doesn't name
+    is fixed when it is first compiled, as a `Prepared`'s are."""
+    connection = connections[using]
+    shapes = connection.__dict__.setdefault("_crusade_shapes", OrderedDict())
+    found = shapes.get(key)
+    if found is None:
+        prepared = Prepared(queryset.all)
+        found = shapes[key] = (prepared, prepared._compile(connection))
+        while len(shapes) > KEPT_SHAPES:
+            shapes.popitem(last=False)
+    else:
+        shapes.move_to_end(key)
+    prepared, compiled = found
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, list(compiled.params))
+        rows = cursor.fetchall()
+    return prepared._shaped(compiled, rows, using)

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from campaign.models import BattleHonour, BattleScar, HistoryEntry, Unit
-from campaign.prepared import Prepared, fetch_together, give_related
+from campaign.prepared import Prepared, fetch_shaped, fetch_together, give_related
 from tests.services.veterans import veteran_force
 
 pytestmark = pytest.mark.django_db
@@ -256,3 +256,44 @@ def test_rows_given_to_their_owners_as_prefetch_related_would():
     with CaptureQueriesContext(connection) as queries:
         assert [list(unit.honours.all()) for unit in units] == [[] for _ in units]
     assert len(queries) == 0
+
+
+def _page(force, order: str, start: int, end: int):
+    """A list's page as an admin builds it afresh on every look."""
+    return Unit.objects.filter(force=force).select_related("force").order_by(order, "pk")[start:end]
+
+
+def test_a_shaped_query_gives_what_the_orm_gives_and_compiles_once_per_key(monkeypatch):
+    force = veteran_force()
+    key = ("units", force.pk, "name", 0, 3)
+    _same(fetch_shaped(key, _page(force, "name", 0, 3)), _page(force, "name", 0, 3))
+    compiled = connections["default"].__dict__["_crusade_shapes"][key]
+    monkeypatch.setattr(Prepared, "_compile", lambda *_: pytest.fail("compiled again"))
+    with CaptureQueriesContext(connection) as queries:
+        again = fetch_shaped(key, _page(force, "name", 0, 3))
+    assert len(queries) == 1
+    assert connections["default"].__dict__["_crusade_shapes"][key] is compiled
+    _same(again, _page(force, "name", 0, 3))
+
+
+def test_a_shaped_query_reads_the_rows_as_they_are_now():
+    force = veteran_force()
+    key = ("units", force.pk, "name", 0, 10)
+    before = fetch_shaped(key, _page(force, "name", 0, 10))
+    Unit.objects.filter(pk=before[0].pk).update(name="Aaa renamed")
+    after = fetch_shaped(key, _page(force, "name", 0, 10))
+    assert after[0].name == "Aaa renamed"
+    assert {u.pk for u in after} == {u.pk for u in before}
+
+
+def test_each_key_keeps_its_own_sql_and_a_connection_keeps_the_last_few(monkeypatch):
+    force = veteran_force()
+    first_two = fetch_shaped(("a",), _page(force, "name", 0, 2))
+    the_rest = fetch_shaped(("b",), _page(force, "name", 2, 10))
+    _same(first_two, _page(force, "name", 0, 2))
+    _same(the_rest, _page(force, "name", 2, 10))
+    assert len(first_two) == 2 and the_rest
+    assert {u.pk for u in first_two}.isdisjoint({u.pk for u in the_rest})
+    monkeypatch.setattr("campaign.prepared.KEPT_SHAPES", 2)
+    fetch_shaped(("c",), _page(force, "-name", 0, 2))
+    assert list(connections["default"].__dict__["_crusade_shapes"]) == [("b",), ("c",)]

@@ -82,6 +82,36 @@ def test_it_lists_twenty_five_units_a_page(organiser_client, campaign):
     assert len(second.context["cl"].result_list) == 5
 
 
+def test_a_list_as_it_opens_shows_its_pages_as_they_are_now(organiser_client, campaign):
+    """The opening list's SQL is compiled once for its scope, order and slice
+    (`prepared.fetch_shaped`): a look after more cards came shows them, on the page they
+    fall on (the first page's slice ended at the count while it was short of a page)."""
+    add_forces(campaign, 12)  # 24 units
+    url = reverse("admin:campaign_unit_changelist")
+    assert len(organiser_client.get(url).context["cl"].result_list) == 24
+    add_forces(campaign, 3)  # 30 units
+    first, second = organiser_client.get(url), organiser_client.get(url, {"p": 2})
+    assert len(first.context["cl"].result_list) == 25
+    assert len(second.context["cl"].result_list) == 5
+
+
+def test_a_list_as_it_opens_shows_each_organiser_their_own_campaigns(
+    client, organiser, campaign, rival_campaign
+):
+    """Two organisers, one connection: each opening list is compiled for its own scope."""
+    add_forces(campaign, 1)
+    add_forces(rival_campaign, 2)
+    url = reverse("admin:campaign_unit_changelist")
+    seen = {}
+    rival = rival_campaign.memberships.get(user__username="rival").user
+    for user in (organiser, rival, organiser):
+        client.force_login(user)
+        rows = client.get(url).context["cl"].result_list
+        seen.setdefault(user.username, set()).update(u.force.campaign_id for u in rows)
+        assert len(rows) == (2 if user == organiser else 4)
+    assert seen == {organiser.username: {campaign.pk}, "rival": {rival_campaign.pk}}
+
+
 @pytest.mark.parametrize(
     ("model", "reads"),
     [("crusadeforce", 1), ("unit", 1), ("battle", 1), ("historyentry", 1)],
