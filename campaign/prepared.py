@@ -279,7 +279,7 @@ KEPT_SHAPES = 64
 def fetch_shaped(key: Hashable, queryset: QuerySet, using: str = DEFAULT_DB_ALIAS) -> list:
     """What ``queryset`` holds, as a list, its SQL compiled once per connection for each
     ``key``: for a queryset built afresh on every request from nothing but what ``key``
-    names (a list's scope, order and page), whose values are too many to prepare with
+    names (a list's scope, order and slice), whose values are too many to prepare with
     `Prepared`. The caller vouches for the key: any value of the queryset it doesn't name
     is fixed when it is first compiled, as a `Prepared`'s are."""
     connection = connections[using]

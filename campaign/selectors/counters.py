@@ -144,15 +144,15 @@ def _card_pack_content(unit: Unit, *, held: list | None = None) -> packs.PackCon
     it when it was just read would cost more than reading it (one pickling)."""
     force = unit.force
     campaign = force.campaign
-    if held is not None:
+
+    def content() -> packs.PackContent:
         return packs.held_content(
             _pack_items(campaign), force_id=force.pk, unit_id=unit.pk, held=held
         )
-    key = f"card-packs:{unit.pk}:{force.pk}:{force.revision}:{campaign.revision}"
-    return kept(
-        key,
-        lambda: packs.held_content(_pack_items(campaign), force_id=force.pk, unit_id=unit.pk),
-    )
+
+    if held is not None:
+        return content()
+    return kept(f"card-packs:{unit.pk}:{force.pk}:{force.revision}:{campaign.revision}", content)
 
 
 def _pack_items(campaign) -> list:

@@ -234,7 +234,7 @@ class ForceHistory:
 
     @cached_property
     def page(self) -> Page:
-        return history_page(self.force.history.all(), self.number, per_page=self.per_page)
+        return history_page(self.force.history.all, self.number, per_page=self.per_page)
 
     @cached_property
     def rows(self) -> list[HistoryRow]:

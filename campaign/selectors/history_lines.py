@@ -60,28 +60,23 @@ def history_rows(entries: QuerySet[HistoryEntry]) -> QuerySet:
     return entries.order_by("-created_at", "-pk").values_list(*LINE_COLUMNS)
 
 
-def _rows_of(entries: Callable[[], QuerySet[HistoryEntry]]) -> QuerySet:
-    return history_rows(entries())
-
-
 def history_page(
-    entries: QuerySet[HistoryEntry] | Callable[[], QuerySet[HistoryEntry]],
+    entries: Callable[[], QuerySet[HistoryEntry]],
     number: int | str | None,
     *,
     per_page: int,
     count: int | None = None,
     first_page: Callable[[], list] | None = None,
 ) -> Page:
-    """One page of ``entries``, newest first, as `HistoryLine`s (two queries: the count
-    and the page; ``count`` and ``first_page`` as `paginate` takes them). ``entries`` may
-    be a function that gives them: with ``first_page``, it is called only for another
-    page (building the query costs more than shaping a page of rows)."""
-    if callable(entries):
-        rows = partial(_rows_of, entries)
-        if first_page is None:
-            rows = rows()
-    else:
-        rows = history_rows(entries)
+    """One page of what ``entries()`` gives, newest first, as `HistoryLine`s (two queries:
+    the count and the page; ``count`` and ``first_page`` as `paginate` takes them). With
+    ``first_page``, ``entries`` is called only for another page: building the query costs
+    more than shaping a page of rows."""
+    rows = history_rows(entries()) if first_page is None else partial(_rows_of, entries)
     page = paginate(rows, number, per_page=per_page, count=count, first_page=first_page)
     page.object_list = [HistoryLine(*row) for row in page.object_list]
     return page
+
+
+def _rows_of(entries: Callable[[], QuerySet[HistoryEntry]]) -> QuerySet:
+    return history_rows(entries())
